@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every test: installs, builds Release and ASan/UBSan trees, checks the format,
+# and runs the whole suite in both. Usage: test.sh [--fast] (Release only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+fast=0
+[ "${1:-}" = "--fast" ] && fast=1
+
+echo "== format"
+bash scripts/check-format.sh
+
+echo "== release build and tests"
+bash scripts/build.sh build
+ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+if [ "$fast" -eq 0 ]; then
+  echo "== sanitizer build (ASan + UBSan) and tests"
+  bash scripts/build.sh build-sanitize -DDUEL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DUEL_SANITIZED=1 \
+    ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)"
+fi

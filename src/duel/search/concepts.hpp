@@ -1,0 +1,61 @@
+#pragma once
+// The Game concept: what a search needs from a game, with the AIMA names the
+// seeds use (to_move/is_maxs_turn, actions, result, is_terminal, utility).
+//
+// Why: search templates know nothing of any game; a game is a small value type
+// that satisfies this concept, and every search works on it unchanged.
+#include <concepts>
+#include <cstdint>
+
+#include "duel/core/move_list.hpp"
+#include "duel/core/types.hpp"
+
+namespace duel::search {
+
+template <class S>
+concept GameState = std::copyable<S> &&
+    requires(const S& s, const typename S::Move& m, typename S::Moves& out) {
+  typename S::Move;
+  typename S::Moves;  // a MoveList<Move, bound> sized for the game
+  requires std::equality_comparable<typename S::Move>;
+  { s.to_move() } -> std::same_as<Player>;  // Player::First (MAX) moves first
+  s.actions(out);                           // legal moves; none only when terminal
+  { s.result(m) } -> std::same_as<S>;       // the state after m (copy-make)
+  { s.is_terminal() } -> std::convertible_to<bool>;
+  { s.utility() } -> std::same_as<Value>;      // terminal only: payoff in points, First's view
+  { s.key() } -> std::same_as<std::uint64_t>;  // hash of everything the future depends on
+};
+
+// A heuristic estimates a non-terminal state's value from Player::First's view
+// on the Value scale (core/types.hpp), strictly inside ±(kUnit - kMaxPly).
+template <class H, class S>
+concept Heuristic = requires(H& h, const S& s) {
+  { h(s) } -> std::convertible_to<Value>;
+};
+
+// Optional: a game may score moves for ordering (higher first), e.g. captures.
+template <class S>
+concept HasOrderHint = requires(const S& s, const typename S::Move& m) {
+  { s.order_hint(m) } -> std::convertible_to<int>;
+};
+
+// Optional: a game may map moves to small indices for the history heuristic.
+template <class S>
+concept HasHistoryIndex = requires(const typename S::Move& m) {
+  { S::kHistorySize } -> std::convertible_to<std::size_t>;
+  { S::history_index(m) } -> std::convertible_to<std::size_t>;
+};
+
+// The seed's is_maxs_turn.
+template <GameState S>
+[[nodiscard]] constexpr bool is_maxs_turn(const S& s) {
+  return s.to_move() == Player::First;
+}
+
+// Clamp a heuristic's estimate so it can never be mistaken for a proven result.
+[[nodiscard]] constexpr Value clamp_estimate(Value v) noexcept {
+  constexpr Value kLimit = kUnit - kMaxPly - 1;
+  return v > kLimit ? kLimit : (v < -kLimit ? -kLimit : v);
+}
+
+}  // namespace duel::search

@@ -1,0 +1,289 @@
+#pragma once
+// The engine: iterative deepening over a negamax principal-variation search
+// with alpha-beta, a transposition table and move ordering (TT move, killers,
+// history, the game's own hint), under `Limits {depth, time, nodes}`.
+//
+// Why: one negamax code path (DESIGN habit 4) that serves play at any time
+// control and exact solving. A legal move is ready before the first node is
+// searched, so even a 1 ms budget returns a legal move. Every node knows
+// whether its subtree used a heuristic; when the root's did not, the value is
+// the game-theoretic value and deepening stops.
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "duel/search/concepts.hpp"
+#include "duel/search/limits.hpp"
+#include "duel/search/pv.hpp"
+#include "duel/search/tt.hpp"
+
+namespace duel::search {
+
+struct EngineOptions {
+  std::size_t hash_mb = 16;  // transposition table size; 0 turns it off
+  bool ordering = true;      // killers, history and the game's hints
+  double soft_time = 0.5;    // do not start a new iteration past this share of the time
+  int first_depth = 1;       // the first iteration's depth (solvers start deep)
+};
+
+template <GameState S, class H>
+class Engine {
+ public:
+  using Move = typename S::Move;
+  using Result = SearchResult<Move>;
+  using InfoFn = std::function<void(const SearchInfo&, const std::vector<Move>& pv)>;
+
+  explicit Engine(H heuristic, EngineOptions options = {})
+      : m_eval(std::move(heuristic)),
+        m_options(options),
+        m_tt(std::max<std::size_t>(options.hash_mb, 1)),
+        m_killers(static_cast<std::size_t>(kMaxPly) + 1),
+        m_scores(static_cast<std::size_t>(kMaxPly) + 1),
+        m_order(static_cast<std::size_t>(kMaxPly) + 1) {
+    if constexpr (HasHistoryIndex<S>) m_history.assign(S::kHistorySize, 0);
+  }
+
+  // Forget everything learned (a new game).
+  void new_game() {
+    m_tt.clear();
+    std::fill(m_history.begin(), m_history.end(), 0);
+  }
+  [[nodiscard]] H& heuristic() noexcept { return m_eval; }
+
+  Result search(const S& root, const Limits& limits, const InfoFn& on_info = {}) {
+    // Step 1. Set up: clear per-search tables, pick a fallback move.
+    Result out;
+    m_stop = StopControl(limits);
+    m_stats = SearchStats{};
+    m_nodes = 0;
+    m_inexact = 0;
+    m_tt.new_search();
+    for (auto& k : m_killers) k = {};
+    for (auto& h : m_history) h /= 8;
+    if (root.is_terminal()) {
+      out.value = terminal_value(root.utility(), 0);
+      out.complete = out.exact = true;
+      return out;
+    }
+    out.best = fallback_move(root);
+
+    // Step 2. Iterative deepening until exact, a limit, or the depth cap.
+    const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 2) : kMaxPly - 2;
+    for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
+      const std::uint64_t inexact_before = m_inexact;
+      const Value v = negamax(root, depth, 0, -kInfinite, kInfinite);
+      if (m_stop.stopped()) break;
+      out.value = for_player(v, root.to_move());
+      out.depth = depth;
+      out.pv = m_pv.line(0);
+      if (!out.pv.empty()) out.best = out.pv.front();
+      out.exact = m_inexact == inexact_before;
+      if (on_info) {
+        SearchInfo info;
+        info.depth = depth;
+        info.value = out.value;
+        info.exact = out.exact;
+        info.nodes = m_stats.nodes();
+        info.seconds = m_stop.elapsed();
+        on_info(info, out.pv);
+      }
+      if (out.exact) break;
+      if (limits.time > 0 && m_stop.elapsed() > limits.time * m_options.soft_time) break;
+    }
+    out.complete = !m_stop.stopped() || out.exact;
+    out.stats = m_stats;
+    out.stats.seconds = m_stop.elapsed();
+    return out;
+  }
+
+ private:
+  struct Killers {
+    Move first{};
+    Move second{};
+    std::uint8_t count = 0;
+  };
+
+  Move fallback_move(const S& root) {
+    typename S::Moves moves;
+    root.actions(moves);
+    std::size_t pick = 0;
+    if (m_options.hash_mb > 0) {
+      if (const TTEntry* e = m_tt.probe(root.key()); e && e->move != 0 && e->move <= moves.size()) {
+        return moves[e->move - 1U];
+      }
+    }
+    if constexpr (HasOrderHint<S>) {
+      int best = root.order_hint(moves[0]);
+      for (std::size_t i = 1; i < moves.size(); ++i) {
+        if (const int h = root.order_hint(moves[i]); h > best) {
+          best = h;
+          pick = i;
+        }
+      }
+    }
+    return moves[pick];
+  }
+
+  [[nodiscard]] Value evaluate(const S& s) {
+    ++m_stats.leaves;
+    ++m_stats.evaluations;
+    ++m_inexact;
+    return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
+  }
+
+  // Ordering scores for the moves of `s`; higher is searched first.
+  template <class Moves>
+  void score_moves(const S& s, const Moves& moves, std::uint16_t tt_move, int ply,
+                   std::vector<int>& scores) {
+    scores.resize(moves.size());
+    const Killers& k = m_killers[static_cast<std::size_t>(ply)];
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      int score = 0;
+      if (m_options.ordering) {
+        if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]) * 65536;
+        if (k.count > 0 && moves[i] == k.first) score += 40000;
+        if (k.count > 1 && moves[i] == k.second) score += 39000;
+        if constexpr (HasHistoryIndex<S>) {
+          score += std::min(m_history[S::history_index(moves[i])], 30000);
+        }
+      }
+      if (tt_move == i + 1) score = 1 << 30;
+      scores[i] = score;
+    }
+  }
+
+  void record_cutoff(const Move& m, int depth, int ply) {
+    Killers& k = m_killers[static_cast<std::size_t>(ply)];
+    if (!(k.count > 0 && k.first == m)) {
+      k.second = k.first;
+      k.first = m;
+      k.count = static_cast<std::uint8_t>(std::min(2, k.count + 1));
+    }
+    if constexpr (HasHistoryIndex<S>) {
+      // Bounded bonus, and halve the table before any entry can overflow.
+      const int d = std::min(depth, 16);
+      int& h = m_history[S::history_index(m)];
+      h += d * d;
+      if (h > (1 << 20)) {
+        for (auto& x : m_history) x /= 2;
+      }
+    }
+  }
+
+  // A child's value for `mover` within (alpha, beta): negated when the turn
+  // passes, as is; when the same player moves again (the concept allows it).
+  Value child_value(const S& child, Player mover, int depth, int ply, Value alpha, Value beta) {
+    if (child.to_move() == mover) return negamax(child, depth - 1, ply + 1, alpha, beta);
+    return -negamax(child, depth - 1, ply + 1, -beta, -alpha);
+  }
+
+  // Negamax from the side to move's view.
+  Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
+    // Step 1. Count the node, poll the limits, answer terminals and the horizon.
+    m_stats.visit(ply);
+    m_pv.clear(ply);
+    if (m_stop.should_stop(m_nodes++)) return 0;
+    if (s.is_terminal()) {
+      ++m_stats.leaves;
+      return for_player(terminal_value(s.utility(), ply), s.to_move());
+    }
+    if (depth <= 0 || ply >= kMaxPly - 1) return evaluate(s);
+
+    // Step 2. Transposition table: a stored bound may answer the node.
+    const Value alpha_orig = alpha;
+    const std::uint64_t key = s.key();
+    std::uint16_t tt_move = 0;
+    if (m_options.hash_mb > 0) {
+      ++m_stats.tt_probes;
+      if (const TTEntry* e = m_tt.probe(key)) {
+        ++m_stats.tt_hits;
+        tt_move = e->move;
+        if (ply > 0 && (e->depth == kDepthAny || e->depth >= depth)) {
+          const Value v = from_tt(e->value, ply);
+          const Bound b = e->bound();
+          if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
+              (b == Bound::Upper && v <= alpha)) {
+            if (e->depth != kDepthAny) ++m_inexact;
+            ++m_stats.leaves;
+            return v;
+          }
+        }
+      }
+    }
+
+    // Step 3. Generate and order the moves.
+    typename S::Moves moves;
+    s.actions(moves);
+    ++m_stats.interior;
+    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
+    score_moves(s, moves, tt_move, ply, scores);
+    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
+    order.resize(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
+
+    // Step 4. Principal-variation search over the moves, best-scored first.
+    const std::uint64_t inexact_before = m_inexact;
+    Value best = -kInfinite;
+    std::size_t best_index = 0;
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      std::size_t pick = n;
+      for (std::size_t j = n + 1; j < order.size(); ++j) {
+        if (scores[order[j]] > scores[order[pick]]) pick = j;
+      }
+      std::swap(order[n], order[pick]);
+      const std::size_t i = order[n];
+      const S child = s.result(moves[i]);
+      Value v;
+      if (n == 0) {
+        v = child_value(child, s.to_move(), depth, ply, alpha, beta);
+      } else {
+        v = child_value(child, s.to_move(), depth, ply, alpha, alpha + 1);
+        if (v > alpha && v < beta && !m_stop.stopped()) {
+          v = child_value(child, s.to_move(), depth, ply, alpha, beta);
+        }
+      }
+      if (m_stop.stopped()) return 0;
+      if (v > best) {
+        best = v;
+        best_index = i;
+        if (v > alpha) {
+          alpha = v;
+          m_pv.update(ply, moves[i]);
+          if (v >= beta) {
+            ++m_stats.cutoffs;
+            if (m_options.ordering) record_cutoff(moves[i], depth, ply);
+            break;
+          }
+        }
+      }
+    }
+
+    // Step 5. Store the result; exact subtrees are valid at any depth.
+    if (m_options.hash_mb > 0) {
+      const Bound bound =
+          best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
+      // Inexact results keep their depth, capped below the "any depth" mark.
+      const int stored_depth =
+          m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
+      m_tt.store(key, to_tt(best, ply), bound, stored_depth,
+                 static_cast<std::uint16_t>(best_index + 1));
+    }
+    return best;
+  }
+
+  H m_eval;
+  EngineOptions m_options;
+  TranspositionTable m_tt;
+  std::vector<Killers> m_killers;
+  std::vector<int> m_history;
+  std::vector<std::vector<int>> m_scores;  // per-ply scratch, sized once, reused
+  std::vector<std::vector<std::uint16_t>> m_order;
+  PvTable<Move> m_pv;
+  StopControl m_stop{Limits{}};
+  SearchStats m_stats;
+  std::uint64_t m_nodes = 0;
+  std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact
+};
+
+}  // namespace duel::search

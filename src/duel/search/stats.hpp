@@ -1,0 +1,65 @@
+#pragma once
+// Search statistics: what the seeds' tables and traces print.
+//
+// Why: every search fills the same record, so the COMP 472 trace, the N-Queens
+// tables and the CLI print from one place, and tests can compare searches by
+// the nodes they visit.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "duel/core/types.hpp"
+
+namespace duel::search {
+
+inline constexpr int kStatsDepths = 128;  // deeper plies are counted in the last slot
+
+struct SearchStats {
+  std::array<std::uint64_t, kStatsDepths> by_depth{};  // nodes by depth, root = 0
+  int max_depth = -1;                                  // deepest ply visited
+  std::uint64_t interior = 0;                          // nodes whose children were searched
+  std::uint64_t leaves = 0;       // terminal, cut-off (heuristic) or table-answered nodes
+  std::uint64_t evaluations = 0;  // heuristic calls
+  std::uint64_t cutoffs = 0;      // beta cut-offs (alpha-beta family)
+  std::uint64_t tt_probes = 0;
+  std::uint64_t tt_hits = 0;
+  double seconds = 0.0;
+
+  void visit(int ply) noexcept {
+    const int slot = ply < kStatsDepths ? ply : kStatsDepths - 1;
+    ++by_depth[static_cast<std::size_t>(slot)];
+    if (ply > max_depth) max_depth = ply;
+  }
+  [[nodiscard]] std::uint64_t nodes() const noexcept {
+    std::uint64_t n = 0;
+    for (auto c : by_depth) n += c;
+    return n;
+  }
+  // Average branching factor: children searched per interior node.
+  [[nodiscard]] double branching_factor() const noexcept {
+    const auto n = nodes();
+    return interior == 0 ? 0.0 : static_cast<double>(n - 1) / static_cast<double>(interior);
+  }
+  [[nodiscard]] double nodes_per_second() const noexcept {
+    return seconds > 0 ? static_cast<double>(nodes()) / seconds : 0.0;
+  }
+  // Nodes by depth as a list up to the deepest ply visited.
+  [[nodiscard]] std::vector<std::uint64_t> depth_counts() const {
+    const int last = max_depth < kStatsDepths ? max_depth : kStatsDepths - 1;
+    return {by_depth.begin(), by_depth.begin() + (last + 1)};
+  }
+  SearchStats& operator+=(const SearchStats& o) noexcept {
+    for (std::size_t i = 0; i < by_depth.size(); ++i) by_depth[i] += o.by_depth[i];
+    if (o.max_depth > max_depth) max_depth = o.max_depth;
+    interior += o.interior;
+    leaves += o.leaves;
+    evaluations += o.evaluations;
+    cutoffs += o.cutoffs;
+    tt_probes += o.tt_probes;
+    tt_hits += o.tt_hits;
+    seconds += o.seconds;
+    return *this;
+  }
+};
+
+}  // namespace duel::search

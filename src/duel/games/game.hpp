@@ -1,0 +1,68 @@
+#pragma once
+// What a playable game adds to the search's GameState concept: a name, a spec
+// to build it from, text for moves and positions, and named heuristics.
+//
+// Why: the registry, the CLI, the play loop and the tests handle every game
+// through this one shape, so adding a game touches only its folder and one
+// line of the registry.
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "duel/core/result.hpp"
+#include "duel/core/spec.hpp"
+#include "duel/search/concepts.hpp"
+
+namespace duel::games {
+
+// A named heuristic: a function object built from a seed (random ones use it),
+// returning an estimate from Player::First's view on the Value scale.
+template <class H, class S>
+concept NamedHeuristic =
+    search::Heuristic<H, S> && std::constructible_from<H, std::uint64_t> && requires {
+  { H::kName } -> std::convertible_to<std::string_view>;
+  { H::kAbout } -> std::convertible_to<std::string_view>;
+};
+
+template <class S>
+concept PlayableGame = search::GameState<S> &&
+    requires(const S& s, const typename S::Move& m, std::string_view text, const Spec& spec) {
+  { S::kName } -> std::convertible_to<std::string_view>;             // "nqueens"
+  { S::from_spec(spec) } -> std::same_as<Result<S>>;                 // start state of a game spec
+  { s.spec() } -> std::same_as<std::string>;                         // canonical spec of this game
+  { s.move_text(m) } -> std::same_as<std::string>;                   // notation of a legal move
+  { s.parse_move(text) } -> std::same_as<Result<typename S::Move>>;  // legal moves only
+  { s.render() } -> std::same_as<std::string>;                       // multi-line board for people
+  { s.to_text() } -> std::same_as<std::string>;                      // one-line position
+  { s.from_text(text) } -> std::same_as<Result<S>>;                  // a position of the same game
+  typename S::Heuristics;  // std::tuple of NamedHeuristic types, the default first
+};
+
+// Calls `f(H{seed})` for the heuristic named `name`; false if there is none.
+template <class S, class F>
+bool with_heuristic(std::string_view name, std::uint64_t seed, F&& f) {
+  bool found = false;
+  [&]<class... Hs>(std::tuple<Hs...>*) {
+    ((!found && Hs::kName == name ? (found = true, f(Hs{seed}), 0) : 0), ...);
+  }(static_cast<typename S::Heuristics*>(nullptr));
+  return found;
+}
+
+// The names of a game's heuristics, default first, comma-separated.
+template <class S>
+std::string heuristic_names() {
+  std::string out;
+  [&]<class... Hs>(std::tuple<Hs...>*) {
+    ((out += (out.empty() ? "" : ", ") + std::string(Hs::kName)), ...);
+  }(static_cast<typename S::Heuristics*>(nullptr));
+  return out;
+}
+
+template <class S>
+std::string_view default_heuristic() {
+  return std::tuple_element_t<0, typename S::Heuristics>::kName;
+}
+
+}  // namespace duel::games

@@ -7,8 +7,10 @@
 // value without any heuristic in their subtree are marked `exact` and are
 // reused at any depth, which is what makes exact solving fast.
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 
 #include "duel/core/types.hpp"
 
@@ -62,12 +64,17 @@ class TranspositionTable {
     std::size_t buckets = 1;
     while (buckets * 2 * kBucket <= entries) buckets *= 2;
     m_mask = buckets - 1;
-    m_entries = std::make_unique<TTEntry[]>(buckets * kBucket);
     m_size = buckets * kBucket;
+    // calloc: the zeroed pages arrive lazily, so a big table that a short
+    // search touches only in part costs no time to set up.
+    m_entries.reset(static_cast<TTEntry*>(std::calloc(m_size, sizeof(TTEntry))));
+    if (!m_entries) throw std::bad_alloc();
   }
   void clear() noexcept {
+    if (m_generation == 0 && !m_used) return;  // still as calloc left it
     std::memset(static_cast<void*>(m_entries.get()), 0, m_size * sizeof(TTEntry));
     m_generation = 0;
+    m_used = false;
   }
   void new_search() noexcept { m_generation = static_cast<std::uint8_t>((m_generation + 1) & 63U); }
   [[nodiscard]] std::size_t size() const noexcept { return m_size; }
@@ -81,6 +88,7 @@ class TranspositionTable {
   }
 
   void store(std::uint64_t key, Value value, Bound bound, int depth, std::uint16_t move) noexcept {
+    m_used = true;
     TTEntry* b = bucket(key);
     TTEntry* victim = &b[0];
     int victim_score = 1 << 30;
@@ -111,13 +119,17 @@ class TranspositionTable {
  private:
   [[nodiscard]] TTEntry* bucket(std::uint64_t key) const noexcept {
     // High bits pick the bucket; the full key is compared on probe.
-    return &m_entries[((key >> 20) & m_mask) * kBucket];
+    return m_entries.get() + ((key >> 20) & m_mask) * kBucket;
   }
 
-  std::unique_ptr<TTEntry[]> m_entries;
+  struct Free {
+    void operator()(TTEntry* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<TTEntry, Free> m_entries;
   std::size_t m_mask = 0;
   std::size_t m_size = 0;
   std::uint8_t m_generation = 0;
+  bool m_used = false;
 };
 
 }  // namespace duel::search

@@ -1,0 +1,88 @@
+// duel arena GAME --agent A --agent B --games N: a match of many games with
+// colours alternating; the score is from the first agent's view.
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "duel/arena/arena.hpp"
+#include "duel/registry/agents.hpp"
+
+namespace duel::cli {
+namespace {
+
+struct ArenaOptions {
+  std::string game;
+  std::string state;
+  std::vector<std::string> agents;
+  int games = 10;
+  std::uint64_t seed = 0;
+  double timeout = 0.0;
+  int max_turns = 0;
+  bool json = false;
+};
+
+template <class S>
+int run_arena(const S& start, const ArenaOptions& o) {
+  // Check both specs once up front so a typo fails before any game.
+  for (const auto& a : o.agents) {
+    if (a == "human" || a.rfind("human:", 0) == 0)
+      return bad_input("--agent: the arena plays programs only");
+    if (auto ok = registry::make_agent<S>(a); !ok) return bad_input("--agent: " + ok.error());
+  }
+  Progress progress(!o.json);
+  arena::ArenaOptions options{o.games, o.seed, {o.timeout, o.max_turns}};
+  const auto factory = [&](int which, std::uint64_t seed) {
+    return registry::make_agent<S>(o.agents[static_cast<std::size_t>(which)],
+                                   registry::AgentContext{seed})
+        .value();
+  };
+  const auto score = arena::run_arena<S>(start, factory, options, [&](const arena::Score& s) {
+    progress.tick(
+        fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses));
+  });
+  progress.done();
+  if (o.json) {
+    nlohmann::json j = {{"games", score.games()},
+                        {"wins", score.wins},
+                        {"draws", score.draws},
+                        {"losses", score.losses},
+                        {"score", score.score()}};
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  std::cout << fmt::format("{}: {} vs {}\n", start.spec(), o.agents[0], o.agents[1]);
+  std::cout << fmt::format("games {}: wins {}, draws {}, losses {} (for {}); score {:.3f}\n",
+                           score.games(), score.wins, score.draws, score.losses, o.agents[0],
+                           score.score());
+  return 0;
+}
+
+}  // namespace
+
+Command add_arena(CLI::App& app) {
+  auto o = std::make_shared<ArenaOptions>();
+  CLI::App* sub =
+      app.add_subcommand("arena", "Play many games between two agents, colours alternating");
+  sub->add_option("game", o->game, "Game spec")->required();
+  sub->add_option("--agent", o->agents, "An agent spec (give exactly two)")
+      ->required()
+      ->expected(2);
+  sub->add_option("--games", o->games, "Number of games")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "Seed for the agents' randomness");
+  sub->add_option("--state,--fen", o->state, "Start every game from this position");
+  sub->add_option("--timeout", o->timeout, "Seconds a move; over it loses (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-turns", o->max_turns, "Draw after this many turns (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--json", o->json, "One JSON document");
+  return {sub, [o] {
+            auto game = game_from(o->game, o->state);
+            if (!game) return bad_input(game.error());
+            return std::visit([&](const auto& s) { return run_arena(s, *o); }, *game);
+          }};
+}
+
+}  // namespace duel::cli

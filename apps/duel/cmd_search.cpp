@@ -1,0 +1,91 @@
+// duel search GAME: one search from one position, with its statistics.
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "duel/agents/search_agents.hpp"
+#include "run_search.hpp"
+
+namespace duel::cli {
+namespace {
+
+struct SearchOptions {
+  std::string game;
+  std::string state;
+  AlgoRequest req;
+  bool json = false;
+};
+
+template <class S>
+int run_search(const S& start, const SearchOptions& o) {
+  auto r = run_algorithm(start, o.req);
+  if (!r) return bad_input(r.error());
+  const auto& res = *r;
+  const auto pv = agents::pv_text(start, res.pv);
+  const std::string best = res.best ? start.move_text(*res.best) : "none";
+  if (o.json) {
+    nlohmann::json j = {{"game", start.spec()},
+                        {"state", start.to_text()},
+                        {"algo", o.req.algo},
+                        {"best", best},
+                        {"value", to_points(res.value)},
+                        {"exact", res.exact},
+                        {"complete", res.complete},
+                        {"depth", res.depth},
+                        {"pv", pv},
+                        {"nodes", res.stats.nodes()},
+                        {"nodes_by_depth", res.stats.depth_counts()},
+                        {"interior", res.stats.interior},
+                        {"leaves", res.stats.leaves},
+                        {"branching_factor", res.stats.branching_factor()},
+                        {"cutoffs", res.stats.cutoffs},
+                        {"tt_hits", res.stats.tt_hits},
+                        {"seconds", res.stats.seconds}};
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  std::cout << start.render() << '\n';
+  std::cout << fmt::format("best move: {}\nvalue (Player 1's view): {}{}\n", best,
+                           value_text(res.value), res.exact ? " (exact)" : "");
+  std::cout << fmt::format("depth: {}{}\n", res.depth,
+                           res.complete ? "" : " (stopped by the time limit)");
+  std::string line;
+  for (const auto& m : pv) line += (line.empty() ? "" : " ") + m;
+  std::cout << "principal variation: " << line << '\n';
+  std::cout << fmt::format("nodes: {} ({} interior, {} leaves), branching factor {:.2f}\n",
+                           res.stats.nodes(), res.stats.interior, res.stats.leaves,
+                           res.stats.branching_factor());
+  std::cout << fmt::format("cut-offs: {}, TT hits: {}/{}, time: {:.3f} s\n", res.stats.cutoffs,
+                           res.stats.tt_hits, res.stats.tt_probes, res.stats.seconds);
+  std::cout << "nodes by depth:";
+  const auto counts = res.stats.depth_counts();
+  for (std::size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format(" {}:{}", d, counts[d]);
+  std::cout << '\n';
+  return 0;
+}
+
+}  // namespace
+
+Command add_search(CLI::App& app) {
+  auto o = std::make_shared<SearchOptions>();
+  CLI::App* sub = app.add_subcommand("search", "Search one position and print the statistics");
+  sub->add_option("game", o->game, "Game spec")->required();
+  sub->add_option("--state,--fen", o->state, "Position in the game's text form (default: start)");
+  sub->add_option("--algo", o->req.algo, "minimax, alphabeta or engine")->capture_default_str();
+  sub->add_option("--depth", o->req.depth, "Depth cut-off (0 = to the end)")
+      ->check(CLI::Range(0, kMaxPly - 2));
+  sub->add_option("--time", o->req.time, "Seconds (0 = none)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--eval", o->req.eval, "Heuristic at the cut-off (see `duel games`)");
+  sub->add_option("--hash", o->req.hash_mb, "Engine transposition table, MB")
+      ->check(CLI::Range(1, 16384));
+  sub->add_option("--seed", o->req.seed, "Seed for random heuristics");
+  sub->add_flag("--json", o->json, "One JSON document");
+  return {sub, [o] {
+            if (auto ok = check_algo(o->req); !ok) return bad_input(ok.error());
+            auto game = game_from(o->game, o->state);
+            if (!game) return bad_input(game.error());
+            return std::visit([&](const auto& s) { return run_search(s, *o); }, *game);
+          }};
+}
+
+}  // namespace duel::cli

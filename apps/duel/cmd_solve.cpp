@@ -1,0 +1,79 @@
+// duel solve GAME: the exact value of a position and a principal variation.
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "duel/agents/search_agents.hpp"
+#include "duel/search/solve.hpp"
+
+namespace duel::cli {
+namespace {
+
+struct SolveOptions {
+  std::string game;
+  std::string state;
+  std::size_t hash_mb = 1024;
+  double time = 0.0;
+  bool json = false;
+};
+
+template <class S>
+int run_solve(const S& start, const SolveOptions& o) {
+  search::EngineOptions options;
+  options.hash_mb = o.hash_mb;
+  options.first_depth = kMaxPly;  // no heuristic: search to the end at once
+  search::Engine<S, search::NoHeuristic> engine(search::NoHeuristic{}, options);
+  Progress progress(true);
+  search::Limits limits;
+  limits.time = o.time;
+  limits.progress = [&](std::uint64_t nodes, double seconds) {
+    progress.tick(fmt::format("solving {}: {} nodes, {:.1f} s", start.spec(), nodes, seconds));
+  };
+  const auto r = search::solve(start, engine, limits);
+  progress.done();
+  if (!r.exact) {
+    std::cerr << fmt::format("duel: not solved within {} s\n", o.time);
+    return 1;
+  }
+  const auto pv = agents::pv_text(start, r.pv);
+  if (o.json) {
+    nlohmann::json j = {{"value", proven_payoff(r.value)},
+                        {"pv", pv},
+                        {"nodes", r.stats.nodes()},
+                        {"seconds", r.stats.seconds}};
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  std::string line;
+  for (const auto& m : pv) line += (line.empty() ? "" : " ") + m;
+  const Value v = proven_payoff(r.value);
+  std::cout << fmt::format("{}: value {} for Player 1 ({}), {} plies to the end\n", start.spec(), v,
+                           v > 0 ? "Player 1 wins" : (v < 0 ? "Player 2 wins" : "draw"),
+                           r.value == 0 ? static_cast<int>(pv.size()) : plies_to_end(r.value));
+  std::cout << "principal variation: " << line << '\n';
+  std::cout << fmt::format("nodes: {}, time: {:.3f} s\n", r.stats.nodes(), r.stats.seconds);
+  return 0;
+}
+
+}  // namespace
+
+Command add_solve(CLI::App& app) {
+  auto o = std::make_shared<SolveOptions>();
+  CLI::App* sub = app.add_subcommand("solve", "Exact game value of a position, with the best line");
+  sub->add_option("game", o->game, "Game spec")->required();
+  sub->add_option("--state,--fen", o->state, "Position in the game's text form");
+  sub->add_option("--hash", o->hash_mb, "Transposition table, MB")
+      ->check(CLI::Range(1, 16384))
+      ->capture_default_str();
+  sub->add_option("--time", o->time, "Give up after this many seconds (0 = never)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--json", o->json, "One JSON document");
+  return {sub, [o] {
+            auto game = game_from(o->game, o->state);
+            if (!game) return bad_input(game.error());
+            return std::visit([&](const auto& s) { return run_solve(s, *o); }, *game);
+          }};
+}
+
+}  // namespace duel::cli

@@ -1,0 +1,98 @@
+#pragma once
+// Shared pieces of the command-line front end: how subcommands register,
+// how errors leave (one line, exit status 2), progress lines, value text.
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "duel/core/clock.hpp"
+#include "duel/core/types.hpp"
+#include "duel/registry/games.hpp"
+
+namespace duel::cli {
+
+inline constexpr int kBadInput = 2;
+
+using Action = std::function<int()>;
+struct Command {
+  CLI::App* app;
+  Action run;
+};
+
+Command add_play(CLI::App& app);
+Command add_search(CLI::App& app);
+Command add_perft(CLI::App& app);
+Command add_solve(CLI::App& app);
+Command add_table(CLI::App& app);
+Command add_arena(CLI::App& app);
+Command add_games(CLI::App& app);
+
+// Prints "duel: <message>" on one line and returns exit status 2.
+inline int bad_input(const std::string& message) {
+  std::string line = message;
+  for (char& c : line) {
+    if (c == '\n') c = ' ';
+  }
+  std::cerr << "duel: " << line << '\n';
+  return kBadInput;
+}
+
+// A value as the seeds print it: a proven payoff as a whole number of points,
+// an estimate with two decimals.
+inline std::string value_text(Value v) {
+  if (is_proven(v)) return fmt::format("{}", proven_payoff(v));
+  if (v == 0) return "0";
+  return fmt::format("{:.2f}", to_points(v));
+}
+
+// Progress for long runs on stderr: one rewritten line on a terminal, plain
+// lines otherwise. Silent when `enabled` is false.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : m_enabled(enabled), m_tty(isatty(STDERR_FILENO) == 1) {}
+  void update(const std::string& text) {
+    if (!m_enabled) return;
+    if (m_tty) {
+      std::cerr << "\r\033[K" << text << std::flush;
+      m_open = true;
+    } else {
+      std::cerr << text << '\n';
+    }
+  }
+  // Frequent updates: rewritten on a terminal; elsewhere a plain line at most
+  // every ten seconds.
+  void tick(const std::string& text) {
+    if (!m_enabled) return;
+    if (m_tty) {
+      update(text);
+    } else if (m_since_line.seconds() >= 10.0) {
+      update(text);
+      m_since_line.restart();
+    }
+  }
+  void done() {
+    if (m_open) std::cerr << "\r\033[K" << std::flush;
+    m_open = false;
+  }
+  ~Progress() { done(); }
+
+ private:
+  bool m_enabled;
+  bool m_tty;
+  bool m_open = false;
+  WallClock m_since_line;
+};
+
+// Builds the game of `spec` (at `state` when given), or explains why not.
+inline Result<registry::AnyGame> game_from(const std::string& spec, const std::string& state) {
+  return registry::make_game(spec, state);
+}
+
+}  // namespace duel::cli

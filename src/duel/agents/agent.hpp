@@ -1,0 +1,58 @@
+#pragma once
+// The one runtime-polymorphic interface: an agent chooses a move for a state.
+//
+// Why: play, arena, the CLI and (later) Python and the web mix humans,
+// baselines, searches and external programs freely; the virtual call is per
+// move, never per node.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "duel/search/stats.hpp"
+
+namespace duel::agents {
+
+// The time an agent may spend on this move, in seconds (0 = no limit).
+struct MoveClock {
+  double limit = 0.0;
+};
+
+// What a searching agent reports about its last move, from First's view.
+struct SearchReport {
+  std::string algorithm;  // "minimax", "alphabeta", "engine"
+  Value value = 0;
+  int depth = 0;
+  bool exact = false;
+  bool complete = true;
+  std::vector<std::string> pv;
+  search::SearchStats stats;
+};
+
+template <class S>
+class Agent {
+ public:
+  using Move = typename S::Move;
+  virtual ~Agent() = default;
+  // A legal move, or nothing when the agent gives up (a human closing input).
+  virtual std::optional<Move> choose(const S& state, const MoveClock& clock) = 0;
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual bool is_human() const { return false; }
+  // Statistics of the search behind the last move, if the agent searches.
+  [[nodiscard]] virtual const SearchReport* last_report() const { return nullptr; }
+  virtual void new_game() {}
+};
+
+// The share of a move's time limit an agent plans to use: it stops well
+// before the limit so that move generation, output and the operating system
+// never push it over (an AI never exceeds its time).
+[[nodiscard]] inline double budget_for(double own, const MoveClock& clock) {
+  double budget = own;
+  if (clock.limit > 0) {
+    const double safe = clock.limit * 0.8 - 0.002;
+    const double cap = safe > 0.0005 ? safe : 0.0005;
+    budget = budget > 0 ? (budget < cap ? budget : cap) : cap;
+  }
+  return budget;
+}
+
+}  // namespace duel::agents

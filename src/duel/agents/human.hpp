@@ -1,0 +1,51 @@
+#pragma once
+// A person at the terminal: reads a move per line, explains a bad one and
+// asks again; `?` lists the legal moves; end of input or `quit` gives up.
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "duel/agents/agent.hpp"
+
+namespace duel::agents {
+
+template <class S>
+class HumanAgent final : public Agent<S> {
+ public:
+  HumanAgent(std::istream& in, std::ostream& out) : m_in(in), m_out(out) {}
+
+  std::optional<typename S::Move> choose(const S& state, const MoveClock&) override {
+    while (true) {
+      m_out << fmt::format("Player {} move (? lists moves, quit gives up)> ",
+                           number(state.to_move()))
+            << std::flush;
+      std::string line;
+      if (!std::getline(m_in, line)) {
+        m_out << "\nend of input: Player " << number(state.to_move()) << " gives up\n";
+        return std::nullopt;
+      }
+      if (line == "quit" || line == "resign") return std::nullopt;
+      if (line == "?" || line == "help") {
+        typename S::Moves moves;
+        state.actions(moves);
+        std::string list;
+        for (const auto& m : moves) list += (list.empty() ? "" : " ") + state.move_text(m);
+        m_out << "legal moves: " << list << '\n';
+        continue;
+      }
+      auto move = state.parse_move(line);
+      if (move) return *move;
+      m_out << "illegal move: " << move.error() << '\n';
+    }
+  }
+  [[nodiscard]] std::string name() const override { return "human"; }
+  [[nodiscard]] bool is_human() const override { return true; }
+
+ private:
+  std::istream& m_in;
+  std::ostream& m_out;
+};
+
+}  // namespace duel::agents

@@ -1,0 +1,126 @@
+#pragma once
+// Agents that search: plain `minimax`, plain `alphabeta` (each with an
+// optional depth cut-off and a named heuristic, deepening one ply at a time
+// when they have a time limit) and the `engine`.
+#include <string>
+#include <utility>
+
+#include "duel/agents/agent.hpp"
+#include "duel/search/engine.hpp"
+#include "duel/search/plain.hpp"
+
+namespace duel::agents {
+
+template <class S>
+std::vector<std::string> pv_text(const S& root, const std::vector<typename S::Move>& pv) {
+  std::vector<std::string> out;
+  S s = root;
+  for (const auto& m : pv) {
+    out.push_back(s.move_text(m));
+    s = s.result(m);
+  }
+  return out;
+}
+
+struct PlainSettings {
+  int depth = 0;       // cut-off depth; 0 = to the end of the game
+  double time = 0.0;   // seconds a move; 0 = none (beyond the move clock)
+  bool prune = false;  // alpha-beta instead of minimax
+};
+
+template <class S, class H>
+class PlainAgent final : public Agent<S> {
+ public:
+  PlainAgent(H eval, PlainSettings settings) : m_eval(std::move(eval)), m_settings(settings) {}
+
+  std::optional<typename S::Move> choose(const S& state, const MoveClock& clock) override {
+    const double budget = budget_for(m_settings.time, clock);
+    m_report = SearchReport{};
+    m_report.algorithm = m_settings.prune ? "alphabeta" : "minimax";
+    if (budget <= 0) {
+      // No clock: one search to the cut-off (or the end), as the seed does it.
+      finish(state, run(state, m_settings.depth, search::Limits{}));
+      return m_best;
+    }
+    // With a clock: deepen one ply at a time and keep the last full answer.
+    WallClock wall;
+    m_best.reset();
+    typename S::Moves moves;
+    state.actions(moves);
+    if (!moves.empty()) m_best = moves[0];
+    const int cap = m_settings.depth > 0 ? m_settings.depth : kMaxPly - 2;
+    search::SearchStats total;
+    for (int d = 1; d <= cap; ++d) {
+      search::Limits limits;
+      limits.time = budget - wall.seconds();
+      if (limits.time <= 0) break;
+      auto r = run(state, d, limits);
+      total += r.stats;
+      if (!r.complete) break;
+      finish(state, r);
+      if (r.exact) break;
+    }
+    m_report.stats = total;
+    return m_best;
+  }
+  [[nodiscard]] std::string name() const override {
+    return m_settings.prune ? "alphabeta" : "minimax";
+  }
+  [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
+
+ private:
+  search::SearchResult<typename S::Move> run(const S& state, int depth,
+                                             const search::Limits& limits) {
+    if (m_settings.prune) return search::alphabeta(state, depth, std::ref(m_eval), limits);
+    return search::minimax(state, depth, std::ref(m_eval), limits);
+  }
+  void finish(const S& state, const search::SearchResult<typename S::Move>& r) {
+    if (r.best) m_best = r.best;
+    m_report.value = r.value;
+    m_report.depth = r.depth;
+    m_report.exact = r.exact;
+    m_report.complete = r.complete;
+    m_report.pv = pv_text(state, r.pv);
+    m_report.stats = r.stats;
+  }
+
+  H m_eval;
+  PlainSettings m_settings;
+  SearchReport m_report;
+  std::optional<typename S::Move> m_best;
+};
+
+struct EngineSettings {
+  int depth = 0;
+  double time = 0.0;
+  std::uint64_t nodes = 0;
+  search::EngineOptions options;
+};
+
+template <class S, class H>
+class EngineAgent final : public Agent<S> {
+ public:
+  EngineAgent(H eval, EngineSettings settings)
+      : m_engine(std::move(eval), settings.options), m_settings(settings) {}
+
+  std::optional<typename S::Move> choose(const S& state, const MoveClock& clock) override {
+    search::Limits limits;
+    limits.depth = m_settings.depth;
+    limits.time = budget_for(m_settings.time, clock);
+    limits.nodes = m_settings.nodes;
+    const auto r = m_engine.search(state, limits);
+    m_report = SearchReport{"engine", r.value, r.depth, r.exact, r.complete, pv_text(state, r.pv),
+                            r.stats};
+    return r.best;
+  }
+  [[nodiscard]] std::string name() const override { return "engine"; }
+  [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
+  void new_game() override { m_engine.new_game(); }
+
+ private:
+  search::Engine<S, H> m_engine;
+  EngineSettings m_settings;
+  SearchReport m_report;
+};
+
+}  // namespace duel::agents

@@ -1,0 +1,60 @@
+#pragma once
+// Many games between two agents with colours alternating: agent A is Player 1
+// in even-numbered games and Player 2 in odd ones. Each game gets fresh agents
+// seeded from (seed, game number), so a match replays exactly.
+#include <functional>
+#include <memory>
+
+#include "duel/agents/agent.hpp"
+#include "duel/play/match.hpp"
+
+namespace duel::arena {
+
+// Wins, draws and losses from agent A's view.
+struct Score {
+  int wins = 0;
+  int draws = 0;
+  int losses = 0;
+  [[nodiscard]] int games() const noexcept { return wins + draws + losses; }
+  [[nodiscard]] double score() const noexcept {
+    return games() == 0 ? 0.0 : (wins + 0.5 * draws) / games();
+  }
+};
+
+struct ArenaOptions {
+  int games = 10;
+  std::uint64_t seed = 0;
+  play::MatchOptions match;
+};
+
+// `make(which, seed)` builds agent A (which = 0) or B (which = 1).
+template <class S>
+using AgentFactory =
+    std::function<std::unique_ptr<agents::Agent<S>>(int which, std::uint64_t seed)>;
+
+template <games::PlayableGame S>
+Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions& options,
+                const std::function<void(const Score&)>& after_game = {}) {
+  Score score;
+  for (int g = 0; g < options.games; ++g) {
+    const std::uint64_t seed = options.seed * 1000003ULL + static_cast<std::uint64_t>(g);
+    auto a = make(0, seed);
+    auto b = make(1, seed ^ 0xB0B0B0B0ULL);
+    const bool a_first = (g % 2) == 0;
+    const std::array<agents::Agent<S>*, 2> players =
+        a_first ? std::array<agents::Agent<S>*, 2>{a.get(), b.get()}
+                : std::array<agents::Agent<S>*, 2>{b.get(), a.get()};
+    const auto record = play::play_match<S>(start, players, options.match);
+    const Value for_a = a_first ? record.payoff : -record.payoff;
+    if (for_a > 0)
+      ++score.wins;
+    else if (for_a < 0)
+      ++score.losses;
+    else
+      ++score.draws;
+    if (after_game) after_game(score);
+  }
+  return score;
+}
+
+}  // namespace duel::arena

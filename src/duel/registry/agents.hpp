@@ -1,0 +1,102 @@
+#pragma once
+// The one place where agent specs become agents (DESIGN habit 3: templates
+// inside, type erasure only here at the edge).
+//
+//   human                      a person at the terminal
+//   first                      the first legal move (seed 000's dummy)
+//   random:seed=S              a uniformly random legal move
+//   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
+//   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
+//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,seed=S   the full engine
+#include <iostream>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "duel/agents/agent.hpp"
+#include "duel/agents/baseline.hpp"
+#include "duel/agents/human.hpp"
+#include "duel/agents/search_agents.hpp"
+#include "duel/core/result.hpp"
+#include "duel/core/spec.hpp"
+#include "duel/games/game.hpp"
+
+namespace duel::registry {
+
+inline constexpr std::string_view kAgentKinds = "human, first, random, minimax, alphabeta, engine";
+
+struct AgentContext {
+  std::uint64_t seed = 0;          // mixed into every agent's own seed (arena games)
+  std::istream* in = &std::cin;    // where a human's moves come from
+  std::ostream* out = &std::cout;  // where a human's prompts go
+};
+
+template <games::PlayableGame S>
+Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
+                                                     const AgentContext& ctx = {}) {
+  using AgentPtr = std::unique_ptr<agents::Agent<S>>;
+  auto parsed = Spec::parse(text);
+  if (!parsed) return fail(parsed.error());
+  const Spec& spec = *parsed;
+  const std::string& kind = spec.name();
+
+  // Step 1. Agents without search.
+  if (kind == "human" || kind == "first") {
+    if (auto e = spec.reject_unknown({})) return *e;
+    if (kind == "first") return AgentPtr(std::make_unique<agents::FirstAgent<S>>());
+    return AgentPtr(std::make_unique<agents::HumanAgent<S>>(*ctx.in, *ctx.out));
+  }
+  const auto seed = spec.integer("seed", 0, 0, (1LL << 62));
+  if (!seed) return fail(seed.error());
+  const std::uint64_t mixed = static_cast<std::uint64_t>(*seed) * 0x9E3779B97F4A7C15ULL + ctx.seed;
+  if (kind == "random") {
+    if (auto e = spec.reject_unknown({"seed"})) return *e;
+    return AgentPtr(std::make_unique<agents::RandomAgent<S>>(mixed));
+  }
+  if (kind != "minimax" && kind != "alphabeta" && kind != "engine") {
+    return fail(fmt::format("unknown agent '{}' (known: {})", kind, kAgentKinds));
+  }
+
+  // Step 2. Searching agents: shared keys, then the heuristic by name.
+  const bool is_engine = kind == "engine";
+  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "seed"})
+                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+    return *e;
+  }
+  const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
+  if (!depth) return fail(depth.error());
+  const auto time = spec.number("time", 0.0, 0.0, 1e6);
+  if (!time) return fail(time.error());
+  const auto nodes = spec.integer("nodes", 0, 0, 1LL << 50);
+  if (!nodes) return fail(nodes.error());
+  const auto hash = spec.integer("hash", 64, 1, 16384);
+  if (!hash) return fail(hash.error());
+  const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
+
+  AgentPtr agent;
+  const bool found = games::with_heuristic<S>(eval, mixed, [&](auto heuristic) {
+    using H = decltype(heuristic);
+    if (is_engine) {
+      agents::EngineSettings settings;
+      settings.depth = static_cast<int>(*depth);
+      settings.time = *time;
+      settings.nodes = static_cast<std::uint64_t>(*nodes);
+      // An engine with no limit at all would search to the end: give it a second.
+      if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
+      settings.options.hash_mb = static_cast<std::size_t>(*hash);
+      agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
+    } else {
+      agents::PlainSettings settings{static_cast<int>(*depth), *time, kind == "alphabeta"};
+      agent = std::make_unique<agents::PlainAgent<S, H>>(std::move(heuristic), settings);
+    }
+  });
+  if (!found) {
+    return fail(fmt::format("{}: unknown eval '{}' for {} (known: {})", kind, eval, S::kName,
+                            games::heuristic_names<S>()));
+  }
+  return agent;
+}
+
+}  // namespace duel::registry

@@ -1,0 +1,33 @@
+#pragma once
+// The one place where game specs become games (DESIGN habit 3). Adding a game
+// means one include and one line in each list below.
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "duel/core/result.hpp"
+#include "duel/games/kcell/kcell.hpp"
+#include "duel/games/nqueens/nqueens.hpp"
+
+namespace duel::registry {
+
+// Every game Duel plays, as the start state of one spec.
+using AnyGame = std::variant<games::nqueens::State, games::kcell::State>;
+
+struct GameInfo {
+  std::string_view name;
+  std::string_view example;
+  std::string_view about;
+};
+
+// Games, one line each: name, an example spec, what it is.
+[[nodiscard]] const std::vector<GameInfo>& game_list();
+
+// `nqueens:n=10,variant=1b` -> the start state; a one-line error otherwise.
+[[nodiscard]] Result<AnyGame> make_game(std::string_view spec_text);
+
+// The start state, or the position `text` of that game (`--state`).
+[[nodiscard]] Result<AnyGame> make_game(std::string_view spec_text, std::string_view text);
+
+}  // namespace duel::registry

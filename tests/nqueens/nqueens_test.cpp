@@ -9,7 +9,9 @@
 namespace duel::games::nqueens {
 namespace {
 
-State start(int n, Variant v) { return State(n, v); }
+State start(int n, Variant v) {
+  return State(n, v);
+}
 
 Value solve_points(const State& s) {
   search::EngineOptions options;

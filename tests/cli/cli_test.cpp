@@ -1,0 +1,144 @@
+// The command line as users and other tools see it: bad input gives one line
+// on stderr and exit status 2 (or a retry prompt for people); JSON output has
+// the documented shape.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs `duel ARGS` with `input` on stdin, in a scratch directory.
+CliRun duel(const std::string& args, const std::string& input = "") {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("duel-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(dir);
+  std::ofstream(dir / "in") << input;
+  const std::string cmd =
+      "cd '" + dir.string() + "' && '" + DUEL_BIN + "' " + args + " < in > out 2> err";
+  const int raw = std::system(cmd.c_str());
+  CliRun r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+  fs::remove_all(dir);
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n' ? 1 : 0;
+  return n;
+}
+
+void expect_bad_input(const std::string& args, const std::string& needle) {
+  const CliRun r = duel(args);
+  EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(lines(r.err), 1) << args << "\nstderr: " << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\nstderr: " << r.err;
+}
+
+TEST(Cli, BadSpecsNumbersAndOptions) {
+  expect_bad_input("play chess", "unknown game 'chess'");
+  expect_bad_input("play nqueens:n=abc", "not a whole number");
+  expect_bad_input("play nqueens:n=99", "out of range");
+  expect_bad_input("play nqueens:n=", "empty value");
+  expect_bad_input("play nqueens:bogus=1", "unknown option 'bogus'");
+  expect_bad_input("play nqueens --white wizard", "unknown agent 'wizard'");
+  expect_bad_input("play nqueens --white alphabeta:eval=magic", "unknown eval 'magic'");
+  expect_bad_input("play nqueens --white engine:time=-1", "out of range");
+  expect_bad_input("play nqueens --timeout soon", "timeout");
+  expect_bad_input("perft nqueens:n=5 x", "depth");
+  expect_bad_input("perft nqueens:n=5 0", "depth");
+  expect_bad_input("search kcell:n=2,k=7 --algo magic", "unknown algorithm");
+  expect_bad_input("search nqueens:n=4 --state XX../..../..../....", "bad position");
+  expect_bad_input("table nqueens --n 5..2", "--n");
+  expect_bad_input("table nqueens --variant 7", "variant");
+  expect_bad_input("arena nqueens --agent random --agent human", "programs only");
+  expect_bad_input("frobnicate", "frobnicate");
+}
+
+TEST(Cli, HumanGetsRetryPromptsAndGameRecordSurvivesEndOfInput) {
+  // Three bad moves, one good one, then end of input: the person gives up.
+  const CliRun r = duel("play nqueens:n=4,variant=1a --white human --black first --trace game.txt",
+                        "hello\n9\n1,2\n2\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("illegal move: 'hello' is not a move"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("off the board"), std::string::npos);
+  EXPECT_NE(r.out.find("must go in column 1"), std::string::npos);
+  EXPECT_NE(r.out.find("Player 1 plays 2,1"), std::string::npos);
+  EXPECT_NE(r.out.find("gave up"), std::string::npos);
+}
+
+TEST(Cli, PlayJsonRecord) {
+  const CliRun r =
+      duel("play nqueens:n=10 --white alphabeta:depth=5 --black alphabeta:depth=3 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["game"], "nqueens:n=10,variant=1a");
+  EXPECT_FALSE(j["moves"].empty());
+  EXPECT_EQ(j["moves"][0]["player"], 1);
+  EXPECT_TRUE(j["moves"][0].contains("nodes_by_depth"));
+  EXPECT_EQ(j["ending"], "rules");
+  EXPECT_TRUE(j["payoff"] == 1 || j["payoff"] == -1);
+}
+
+TEST(Cli, TableJsonShape) {
+  const CliRun r = duel("table nqueens --variant 1a --n 1..6 --algo minimax --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["game"], "nqueens");
+  EXPECT_EQ(j["variant"], "1a");
+  EXPECT_EQ(j["algo"], "minimax");
+  ASSERT_EQ(j["rows"].size(), 6U);
+  EXPECT_EQ(j["rows"][0]["n"], 1);
+  EXPECT_EQ(j["rows"][0]["value"], 1);  // N = 1: Player 1 places the only queen
+  EXPECT_EQ(j["rows"][0]["opening"]["player"], 1);
+  EXPECT_EQ(j["rows"][0]["opening"]["row"], 1);
+  EXPECT_EQ(j["rows"][0]["nodes"], 2);  // the root and the one placement
+  const CliRun v2 = duel("table nqueens --variant 2 --n 3 --algo alphabeta --json");
+  ASSERT_EQ(v2.status, 0) << v2.err;
+  EXPECT_TRUE(nlohmann::json::parse(v2.out)["rows"][0]["opening"].contains("col"));
+}
+
+TEST(Cli, SolveJsonAndPerftLastLine) {
+  const CliRun s = duel("solve nqueens:n=10,variant=2 --json");
+  ASSERT_EQ(s.status, 0) << s.err;
+  const auto j = nlohmann::json::parse(s.out);
+  EXPECT_EQ(j["value"], -1);          // OEIS A344227: n = 10 is a second-player win
+  EXPECT_EQ(j["pv"].size() % 2, 0U);  // the second player places the last queen
+  // Perft of the free-placement game, depth 1 on 5x5: the 25 squares.
+  const CliRun p = duel("perft nqueens:n=5,variant=2 1");
+  ASSERT_EQ(p.status, 0);
+  EXPECT_EQ(p.out, "25\n");
+}
+
+TEST(Cli, ArenaJsonShape) {
+  const CliRun r =
+      duel("arena kcell:n=2,k=7 --agent engine:depth=4 --agent random --games 4 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["games"], 4);
+  EXPECT_EQ(j["wins"].get<int>() + j["draws"].get<int>() + j["losses"].get<int>(), 4);
+  EXPECT_GE(j["score"].get<double>(), 0.0);
+}
+
+}  // namespace

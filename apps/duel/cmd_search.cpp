@@ -79,6 +79,9 @@ Command add_search(CLI::App& app) {
   sub->add_option("--hash", o->req.hash_mb, "Engine transposition table, MB")
       ->check(CLI::Range(1, 16384));
   sub->add_option("--seed", o->req.seed, "Seed for random heuristics");
+  sub->add_flag(
+      "--no-ordering", [o](std::int64_t) { o->req.ordering = false; },
+      "Engine: search moves in generation order (TT move still first)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             if (auto ok = check_algo(o->req); !ok) return bad_input(ok.error());

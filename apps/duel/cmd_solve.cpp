@@ -15,6 +15,7 @@ struct SolveOptions {
   std::string state;
   std::size_t hash_mb = 1024;
   double time = 0.0;
+  bool ordering = true;
   bool json = false;
 };
 
@@ -22,6 +23,7 @@ template <class S>
 int run_solve(const S& start, const SolveOptions& o) {
   search::EngineOptions options;
   options.hash_mb = o.hash_mb;
+  options.ordering = o.ordering;
   options.first_depth = kMaxPly;  // no heuristic: search to the end at once
   search::Engine<S, search::NoHeuristic> engine(search::NoHeuristic{}, options);
   Progress progress(true);
@@ -68,6 +70,9 @@ Command add_solve(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--time", o->time, "Give up after this many seconds (0 = never)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_flag(
+      "--no-ordering", [o](std::int64_t) { o->ordering = false; },
+      "Search moves in generation order (TT move still first)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             auto game = game_from(o->game, o->state);

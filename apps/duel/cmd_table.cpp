@@ -26,7 +26,7 @@ struct TableOptions {
   std::string eval;
   double row_time = 0.0;
   double move_time = 1.0;
-  std::size_t hash_mb = 512;
+  std::size_t hash_mb = 64;
   std::string plot;
   bool json = false;
 };
@@ -87,7 +87,12 @@ int table_nqueens(const TableOptions& o) {
     for (int n = range->first; n <= range->second; ++n) {
       auto spec = Spec::parse(fmt::format("nqueens:n={},variant={}", n, o.variant));
       const auto start = games::nqueens::State::from_spec(*spec);
-      AlgoRequest req{algo, o.cutoff, o.row_time, o.eval, o.hash_mb, 0, {}};
+      AlgoRequest req;
+      req.algo = algo;
+      req.depth = o.cutoff;
+      req.time = o.row_time;
+      req.eval = o.eval;
+      req.hash_mb = o.hash_mb;
       req.progress = [&](std::uint64_t nodes, double s) {
         progress.tick(fmt::format("{} N={}: {} nodes, {:.1f} s", algo, n, nodes, s));
       };
@@ -179,7 +184,7 @@ int plot_nqueens(const std::vector<Row>& rows, const TableOptions& o, const std:
   const fs::path dir = fs::temp_directory_path() / fmt::format("duel-plot-{}", ::getpid());
   fs::create_directories(dir);
   std::ostringstream script;
-  script << "set terminal svg size 900,420 dynamic font 'sans,11'\n"
+  script << "set terminal svg size 900,420 dynamic font 'sans,11' background rgb 'white'\n"
          << "set output '" << o.plot << "'\n"
          << "set multiplot layout 1,2 title '" << title << "'\n"
          << "set logscale y\nset key top left\nset grid\nset xlabel 'N'\n";
@@ -234,7 +239,11 @@ int table_kcell(const TableOptions& o) {
         const auto start = games::kcell::State::from_spec(*spec);
         if (!start) return bad_input(start.error());
         progress.tick(fmt::format("{} n={} k={} ...", algo, n, k));
-        AlgoRequest req{algo, 0, o.move_time, o.eval, o.hash_mb, 0, {}};
+        AlgoRequest req;
+        req.algo = algo;
+        req.time = o.move_time;
+        req.eval = o.eval;
+        req.hash_mb = o.hash_mb;
         auto r = run_algorithm(*start, req);
         if (!r) return bad_input(r.error());
         if (!r->complete) break;

@@ -18,6 +18,7 @@ struct AlgoRequest {
   std::string eval;             // heuristic name; empty = the game's default
   std::size_t hash_mb = 256;
   std::uint64_t seed = 0;
+  bool ordering = true;  // engine: killers, history and the game's move hints
   std::function<void(std::uint64_t, double)> progress;
 };
 
@@ -41,6 +42,7 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
     if (req.algo == "engine") {
       search::EngineOptions options;
       options.hash_mb = req.hash_mb;
+      options.ordering = req.ordering;
       // With no limit at all the engine is a solver: start at full depth.
       if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
       search::Engine<S, decltype(h)> engine(h, options);

@@ -174,9 +174,12 @@ std::uint64_t State::key() const {
 }
 
 int State::order_hint(const Move& m) const {
+  // 1a/1b: the column is forced and the count below did not pay for its cost
+  // there (docs/BENCHMARKS.md); killers and history order those moves.
+  if (m_variant != Variant::V2) return 0;
   // Prefer the placement that takes the most free squares away: it shortens
-  // the game and leaves the opponent the fewest replies, and it measured
-  // several times faster than the opposite order when solving (docs/BENCHMARKS.md).
+  // the game and leaves the opponent the fewest replies (docs/BENCHMARKS.md
+  // measures the solver with and without it).
   const int r0 = m.row;
   const int c0 = m.col;
   int removed = 0;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The benchmark commands of docs/BENCHMARKS.md, run back to back so that the
+# peers are measured in the same run. Prints one line per command:
+#   <seconds>  <nodes or value>  <command>
+# Usage: bench.sh [quick]   (quick skips the runs longer than ~10 s)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh build >/dev/null
+duel=build/bin/duel
+run() {
+  local start end out
+  start=$EPOCHREALTIME
+  out=$("$duel" "$@" 2>/dev/null | tail -n 1)
+  end=$EPOCHREALTIME
+  printf '%8.2f  %s  duel %s\n' "$(awk "BEGIN { print $end - $start }")" "$(echo "$out" | cut -c1-120)" "$*"
+}
+total() {  # sums rows' nodes and seconds of a table's JSON
+  "$duel" "$@" --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+docs = d.get("tables", [d])
+for t in docs:
+    n = sum(r["nodes"] for r in t["rows"]); s = sum(r["seconds"] for r in t["rows"])
+    rows = t["rows"]
+    print("%s: %d nodes, %.3f s over N=%d..%d" % (t["algo"], n, s, rows[0]["n"], rows[-1]["n"]))'
+  echo "   (duel $*)"
+}
+echo "== seed 001 expectation: plain searches"
+total table nqueens --variant 1a --n 1..10 --algo minimax,alphabeta
+total table nqueens --variant 1b --n 1..10 --algo minimax,alphabeta
+total table nqueens --variant 1a --n 1..12 --algo alphabeta
+echo "== engine solving, with and without move ordering, and plain alpha-beta"
+run solve nqueens:n=14,variant=1a --json
+run search nqueens:n=14,variant=1a --algo alphabeta --json
+run solve nqueens:n=11,variant=2 --json
+run solve nqueens:n=11,variant=2 --json --no-ordering
+run solve nqueens:n=12,variant=2 --json
+run solve nqueens:n=16,variant=1a --json
+run solve nqueens:n=16,variant=1a --json --no-ordering
+run solve nqueens:n=18,variant=1a --json
+run solve nqueens:n=18,variant=1b --json
+if [ "${1:-}" != "quick" ]; then
+  run solve nqueens:n=12,variant=2 --json --no-ordering
+  run solve nqueens:n=13,variant=2 --json
+  run solve nqueens:n=20,variant=1a --json
+fi
+echo "== kcell"
+run search kcell:n=3,k=10 --algo minimax --json
+run search kcell:n=3,k=10 --algo alphabeta --json
+run solve kcell:n=3,k=10 --json
+run solve kcell:n=3,k=15 --json

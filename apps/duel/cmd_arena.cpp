@@ -79,9 +79,7 @@ Command add_arena(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
-            auto game = game_from(o->game, o->state);
-            if (!game) return bad_input(game.error());
-            return std::visit([&](const auto& s) { return run_arena(s, *o); }, *game);
+            return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });
           }};
 }
 

@@ -57,9 +57,7 @@ Command add_perft(CLI::App& app) {
   sub->add_option("--state,--fen", o->state, "Position in the game's text form");
   sub->add_flag("--divide", o->divide, "Print the count below each first move");
   return {sub, [o] {
-            auto game = game_from(o->game, o->state);
-            if (!game) return bad_input(game.error());
-            return std::visit([&](const auto& s) { return run_perft(s, *o); }, *game);
+            return with_game(o->game, o->state, [&](const auto& s) { return run_perft(s, *o); });
           }};
 }
 

@@ -92,9 +92,7 @@ Command add_play(CLI::App& app) {
   sub->add_flag("--json", o->json, "Print the game record as one JSON document");
   sub->add_flag("--quiet,-q", o->quiet, "Do not show the board after each move");
   return {sub, [o] {
-            auto game = game_from(o->game, o->state);
-            if (!game) return bad_input(game.error());
-            return std::visit([&](const auto& s) { return run_play(s, *o); }, *game);
+            return with_game(o->game, o->state, [&](const auto& s) { return run_play(s, *o); });
           }};
 }
 

@@ -85,9 +85,7 @@ Command add_search(CLI::App& app) {
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             if (auto ok = check_algo(o->req); !ok) return bad_input(ok.error());
-            auto game = game_from(o->game, o->state);
-            if (!game) return bad_input(game.error());
-            return std::visit([&](const auto& s) { return run_search(s, *o); }, *game);
+            return with_game(o->game, o->state, [&](const auto& s) { return run_search(s, *o); });
           }};
 }
 

@@ -75,9 +75,7 @@ Command add_solve(CLI::App& app) {
       "Search moves in generation order (TT move still first)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
-            auto game = game_from(o->game, o->state);
-            if (!game) return bad_input(game.error());
-            return std::visit([&](const auto& s) { return run_solve(s, *o); }, *game);
+            return with_game(o->game, o->state, [&](const auto& s) { return run_solve(s, *o); });
           }};
 }
 

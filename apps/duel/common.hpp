@@ -90,9 +90,13 @@ class Progress {
   WallClock m_since_line;
 };
 
-// Builds the game of `spec` (at `state` when given), or explains why not.
-inline Result<registry::AnyGame> game_from(const std::string& spec, const std::string& state) {
-  return registry::make_game(spec, state);
+// Builds the game of `spec` (at `state` when given) and calls `f(start)` with
+// the concrete state; a bad spec or position is reported as bad input.
+template <class F>
+int with_game(const std::string& spec, const std::string& state, F&& f) {
+  auto game = registry::make_game(spec, state);
+  if (!game) return bad_input(game.error());
+  return std::visit(std::forward<F>(f), *game);
 }
 
 }  // namespace duel::cli

@@ -51,7 +51,7 @@ class StopControl {
   [[nodiscard]] bool should_stop(std::uint64_t nodes) noexcept {
     if (m_stopped) return true;
     if (m_limits.nodes != 0 && nodes >= m_limits.nodes) return m_stopped = true;
-    if ((nodes & 63) != 0) return false;
+    if ((nodes & 7) != 0) return false;  // a clock read costs ~25 ns; a node far more
     if (m_limits.progress && (nodes & ((1U << 20) - 1)) == 0 && nodes != 0) {
       m_limits.progress(nodes, m_clock.seconds());
     }

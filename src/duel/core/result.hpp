@@ -44,8 +44,25 @@ class [[nodiscard]] Result {
   std::variant<T, Error> m_data;
 };
 
-[[nodiscard]] inline Error fail(std::string message) {
-  return Error{std::move(message)};
+// An error message is one line whatever input it quotes: control characters
+// (a newline inside a bad move, say) are shown escaped, e.g. "\n".
+[[nodiscard]] inline Error fail(const std::string& message) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string line;
+  line.reserve(message.size());
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\t') {
+      line += "\\t";
+    } else if (u < 0x20 || u == 0x7F) {
+      line += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
+    } else {
+      line += c;
+    }
+  }
+  return Error{std::move(line)};
 }
 
 }  // namespace duel

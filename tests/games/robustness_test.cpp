@@ -1,0 +1,71 @@
+// Bad input never crashes a parser, and a searching agent keeps to its clock.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <string>
+
+#include "duel/agents/search_agents.hpp"
+#include "duel/games/kcell/kcell.hpp"
+#include "duel/play/match.hpp"
+#include "duel/registry/agents.hpp"
+#include "duel/registry/games.hpp"
+
+namespace duel {
+namespace {
+
+// Strings made mostly of the characters the parsers care about.
+rc::Gen<std::string> messy_text() {
+  return rc::gen::container<std::string>(
+      rc::gen::oneOf(rc::gen::elementOf(std::string("nqueskcl:=,0123456789-+ ./XOox_[]?")),
+                     rc::gen::arbitrary<char>()));
+}
+
+RC_GTEST_PROP(Robustness, SpecsAndPositionsNeverCrash, ()) {
+  const std::string text = *messy_text();
+  (void)registry::make_game(text);
+  (void)registry::make_game("nqueens:n=5,variant=2", text);
+  (void)registry::make_game("nqueens:n=4,variant=1b", text);
+  (void)registry::make_game("kcell:n=2,k=7", text);
+  (void)registry::make_agent<games::kcell::State>(text);
+  const auto err = Spec::parse(text);
+  if (!err) RC_ASSERT(err.error().find('\n') == std::string::npos);
+}
+
+RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
+  const std::string text = *messy_text();
+  for (const char* spec : {"nqueens:n=6,variant=1a", "nqueens:n=6,variant=2", "kcell:n=2,k=7"}) {
+    auto game = registry::make_game(spec);
+    RC_ASSERT(game.ok());
+    std::visit(
+        [&](const auto& s) {
+          const auto m = s.parse_move(text);
+          if (m) {
+            // Whatever parses is legal.
+            typename std::decay_t<decltype(s)>::Moves legal;
+            s.actions(legal);
+            bool found = false;
+            for (const auto& x : legal) found = found || x == *m;
+            RC_ASSERT(found);
+          } else {
+            RC_ASSERT(m.error().find('\n') == std::string::npos);
+          }
+        },
+        *game);
+  }
+}
+
+TEST(Robustness, EngineKeepsToTheMoveClock) {
+  // Every move under a 0.2 s limit: the agent plans for 80% of it minus 2 ms,
+  // so only a stall of the whole machine could push it over.
+  using S = games::kcell::State;
+  auto a = registry::make_agent<S>("engine:eval=tempo");
+  auto b = registry::make_agent<S>("alphabeta:time=10");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const auto record = play::play_match<S>(S(3, 15), {a->get(), b->get()}, {0.2, 0});
+  EXPECT_NE(record.ending, play::Ending::Timeout) << record.reason;
+  EXPECT_NE(record.ending, play::Ending::IllegalMove) << record.reason;
+  for (const auto& m : record.moves) EXPECT_LT(m.seconds, 0.2);
+}
+
+}  // namespace
+}  // namespace duel

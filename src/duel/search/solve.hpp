@@ -30,15 +30,28 @@ SearchResult<typename S::Move> solve(const S& root, Engine<S, H>& engine, const 
   Limits child_limits;
   child_limits.time = limits.time;
   child_limits.stop = limits.stop;
+  const std::vector<typename S::Move> engine_line = out.pv;
+  bool on_engine_line = true;
   while (!s.is_terminal()) {
     typename S::Moves moves;
     s.actions(moves);
+    // Try the engine's own line first: usually it is already right.
+    if (on_engine_line && pv.size() < engine_line.size()) {
+      for (auto& m : moves) {
+        if (m == engine_line[pv.size()]) {
+          std::swap(m, moves[0]);
+          break;
+        }
+      }
+    }
     bool found = false;
     for (const auto& m : moves) {
       const S child = s.result(m);
       const auto r = engine.search(child, child_limits);
       if (!r.exact) return out;  // out of time: keep the engine's own line
       if (one_ply_up(r.value) == target) {
+        on_engine_line =
+            on_engine_line && pv.size() < engine_line.size() && m == engine_line[pv.size()];
         pv.push_back(m);
         s = child;
         target = r.value;

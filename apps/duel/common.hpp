@@ -33,6 +33,7 @@ Command add_solve(CLI::App& app);
 Command add_table(CLI::App& app);
 Command add_arena(CLI::App& app);
 Command add_games(CLI::App& app);
+Command add_bench(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 inline int bad_input(const std::string& message) {

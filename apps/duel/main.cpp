@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   std::vector<duel::cli::Command> commands = {
       duel::cli::add_play(app),  duel::cli::add_search(app), duel::cli::add_perft(app),
       duel::cli::add_solve(app), duel::cli::add_table(app),  duel::cli::add_arena(app),
-      duel::cli::add_games(app),
+      duel::cli::add_games(app), duel::cli::add_bench(app),
   };
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

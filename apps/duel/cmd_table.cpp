@@ -157,7 +157,7 @@ int table_nqueens(const TableOptions& o) {
       std::cout << fmt::format(
           "nqueens variant {}, {} ({}{})\n", o.variant, algo, cut,
           o.cutoff > 0 ? ", eval " + (o.eval.empty() ? std::string("mobility") : o.eval) : "");
-      std::cout << fmt::format("{:>4}  {:>7}  {:<22}  {:>14}  {:>10}\n", "N", "value",
+      std::cout << fmt::format("{:>4}  {:>7}  {:<26}  {:>14}  {:>10}\n", "N", "value",
                                v2 ? "opening (player, row, col)" : "opening (player, row)", "nodes",
                                "time (s)");
       for (const auto& r : rows) {
@@ -166,7 +166,7 @@ int table_nqueens(const TableOptions& o) {
                                         ? "-"
                                         : (v2 ? fmt::format("({}, {}, {})", r.player, r.row, r.col)
                                               : fmt::format("({}, {})", r.player, r.row));
-        std::cout << fmt::format("{:>4}  {:>7}  {:<22}  {:>14}  {:>10.3f}{}\n", r.n,
+        std::cout << fmt::format("{:>4}  {:>7}  {:<26}  {:>14}  {:>10.3f}{}\n", r.n,
                                  r.done ? value_text(r.value) : "-", opening, r.nodes, r.seconds,
                                  r.done ? "" : "  (stopped by --row-time)");
       }

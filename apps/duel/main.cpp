@@ -6,7 +6,7 @@
 #include "common.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Duel: adversarial search, referee and arena for two-player board games"};
+  CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "duel 0.1.0");
   std::vector<duel::cli::Command> commands = {
@@ -14,7 +14,11 @@ int main(int argc, char** argv) {
       duel::cli::add_solve(app), duel::cli::add_table(app),  duel::cli::add_arena(app),
       duel::cli::add_games(app), duel::cli::add_bench(app),
   };
-  if (argc > 1 && argv[1][0] != '-') {
+  if (argc == 1) {
+    std::cerr << app.help();
+    return duel::cli::kBadInput;
+  }
+  if (argv[1][0] != '-') {
     std::string known;
     bool found = false;
     for (const auto& c : commands) {

@@ -2,7 +2,8 @@
 # The benchmark commands of docs/BENCHMARKS.md, run back to back so that the
 # peers are measured in the same run. Prints one line per command:
 #   <seconds>  <nodes or value>  <command>
-# Usage: bench.sh [quick]   (quick skips the runs longer than ~10 s)
+# Usage: bench.sh [quick]   (quick skips the runs longer than ~10 s; the full
+# run includes a ~3 minute solve of 14x14 free-placement N-Queens)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh build >/dev/null

@@ -13,7 +13,7 @@ namespace {
 struct SolveOptions {
   std::string game;
   std::string state;
-  std::size_t hash_mb = 1024;
+  std::size_t hash_mb = 256;
   double time = 0.0;
   bool ordering = true;
   bool json = false;

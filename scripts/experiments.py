@@ -215,9 +215,11 @@ def kcell():
     command = "duel table kcell --n 1..4"
     doc = duel_json("table", "kcell", "--n", "1..4")
     md.append("## (b) Minimax against alpha-beta: the largest boards within about 1 s a move\n\n")
-    md.append("For each number of pieces n, the largest board k whose first move (the\n"
-              "largest tree of the game) each algorithm searches to the end within one\n"
-              "second. k = 64 is the largest board Duel allows.\n\n")
+    md.append("For each number of pieces n, boards k = 2n+1, 2n+2, ... are tried in turn;\n"
+              "the table shows the last k before the first board whose first move (the\n"
+              "largest tree of the game) the algorithm cannot search to the end within\n"
+              "one second. (Tree size is not monotone in k, so a larger board may still\n"
+              "be quick.) k = 64 is the largest board Duel allows.\n\n")
     md.append(f"`{command}`\n\n| algorithm | n | largest k | value | nodes | time (s) |\n"
               "|---|---:|---:|---:|---:|---:|\n")
     for r in doc["rows"]:

@@ -222,8 +222,8 @@ int plot_nqueens(const std::vector<Row>& rows, const TableOptions& o, const std:
   return 0;
 }
 
-// Step 2. The KCell table: for each algorithm and n, the largest k whose
-// first move (the largest tree of the game) is solved within the move time.
+// Step 2. The KCell table: for each algorithm and n, boards k = 2n+1, ... in
+// turn up to the first whose first move is not solved within the move time.
 int table_kcell(const TableOptions& o) {
   auto range = parse_range(o.range.empty() ? "1..3" : o.range, 1, 8);
   if (!range) return bad_input(range.error());

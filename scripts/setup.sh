@@ -6,7 +6,7 @@ packages=(
   g++ cmake ninja-build pkg-config clang-format
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
-  gnuplot-nox python3
+  gnuplot-nox python3 fairy-stockfish
 )
 missing=()
 for p in "${packages[@]}"; do

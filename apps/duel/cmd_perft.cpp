@@ -15,32 +15,51 @@ struct PerftOptions {
   bool divide = false;
 };
 
+// The generic count: every action of the game is a move path.
 template <class S>
-std::uint64_t perft(const S& s, int depth) {
+std::uint64_t count_paths(const S& s, int depth) {
   if (depth == 0) return 1;
   if (s.is_terminal()) return 0;
   typename S::Moves moves;
   s.actions(moves);
   if (depth == 1) return moves.size();
   std::uint64_t total = 0;
-  for (const auto& m : moves) total += perft(s.result(m), depth - 1);
+  for (const auto& m : moves) total += count_paths(s.result(m), depth - 1);
   return total;
 }
+
+// A game whose perft counts something else than its action list (the chess
+// rule sets count legal moves only, as Fairy-Stockfish does) provides its own
+// `perft` and `divide`, found by argument-dependent lookup.
+template <class S>
+concept HasOwnPerft = requires(const S& s) {
+  { perft(s, 1) } -> std::convertible_to<std::uint64_t>;
+  divide(s, 1);
+};
 
 template <class S>
 int run_perft(const S& start, const PerftOptions& o) {
   WallClock clock;
   std::uint64_t total = 0;
-  if (o.divide && !start.is_terminal()) {
+  if constexpr (HasOwnPerft<S>) {
+    if (o.divide) {
+      for (const auto& [m, n] : divide(start, o.depth)) {
+        std::cout << start.move_text(m) << ": " << n << '\n';
+        total += n;
+      }
+    } else {
+      total = perft(start, o.depth);
+    }
+  } else if (o.divide && !start.is_terminal()) {
     typename S::Moves moves;
     start.actions(moves);
     for (const auto& m : moves) {
-      const std::uint64_t n = perft(start.result(m), o.depth - 1);
+      const std::uint64_t n = count_paths(start.result(m), o.depth - 1);
       std::cout << start.move_text(m) << ": " << n << '\n';
       total += n;
     }
   } else {
-    total = perft(start, o.depth);
+    total = count_paths(start, o.depth);
   }
   std::cerr << fmt::format("perft {} depth {}: {:.3f} s\n", start.spec(), o.depth, clock.seconds());
   std::cout << total << '\n';

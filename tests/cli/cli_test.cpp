@@ -129,6 +129,16 @@ TEST(Cli, SolveJsonAndPerftLastLine) {
   const CliRun p = duel("perft nqueens:n=5,variant=2 1");
   ASSERT_EQ(p.status, 0);
   EXPECT_EQ(p.out, "25\n");
+  // Gardner and CS3243 perft 4 from the start: 4775 (Fairy-Stockfish, RULES.md §1a/§1b);
+  // COMP 472 perft 3: 2452 (RULES.md §2).
+  EXPECT_EQ(duel("perft gardner 4").out, "4775\n");
+  EXPECT_EQ(duel("perft gardner-cs3243 4").out, "4775\n");
+  EXPECT_EQ(duel("perft minichess-comp472 3").out, "2452\n");
+  const CliRun d = duel("perft gardner-cs3243 2 --divide");
+  // Fairy-Stockfish `go perft 2` (variant cs3243) splits 53 as a2a3: 7, b1c3: 8, ...
+  EXPECT_NE(d.out.find("a2a3: 7\nb2b3: 8\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("b1c3: 8\n"), std::string::npos) << d.out;
+  EXPECT_EQ(d.out.substr(d.out.rfind('\n', d.out.size() - 2) + 1), "53\n");
 }
 
 TEST(Cli, ArenaJsonShape) {

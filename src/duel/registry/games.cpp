@@ -1,5 +1,7 @@
 #include "duel/registry/games.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 namespace duel::registry {
@@ -10,6 +12,11 @@ const std::vector<GameInfo>& game_list() {
        "two-player N-Queens (seed 001): variants 1a, 1b (forced column) and 2 (free placement)"},
       {"kcell", "kcell:n=2,k=7",
        "KCell (seed 002): n pieces each on k cells, step or jump forward"},
+      {"gardner", "gardner", "Gardner 5x5 minichess, standard chess rules (RULES.md 1a)"},
+      {"gardner-cs3243", "gardner-cs3243:draw-plies=50",
+       "Gardner 5x5 minichess, NUS CS3243 rules: no promotion, king capture (seed 000)"},
+      {"minichess-comp472", "minichess-comp472:max-turns=10",
+       "Concordia COMP 472 5x5 mini chess: no check rule, king capture (seed 004)"},
   };
   return kGames;
 }
@@ -18,12 +25,18 @@ Result<AnyGame> make_game(std::string_view spec_text) {
   auto spec = Spec::parse(spec_text);
   if (!spec) return fail(spec.error());
   const std::string& name = spec->name();
-  const auto wrap = [](auto r) -> Result<AnyGame> {
-    if (!r) return fail(r.error());
-    return AnyGame(std::move(*r));
-  };
-  if (name == games::nqueens::State::kName) return wrap(games::nqueens::State::from_spec(*spec));
-  if (name == games::kcell::State::kName) return wrap(games::kcell::State::from_spec(*spec));
+  // The game whose kName matches, among the alternatives of AnyGame.
+  std::optional<Result<AnyGame>> made;
+  [&]<class... Games>(std::variant<Games...>*) {
+    (
+        [&] {
+          if (made || name != Games::kName) return;
+          auto r = Games::from_spec(*spec);
+          made = r ? Result<AnyGame>(AnyGame(std::move(*r))) : Result<AnyGame>(fail(r.error()));
+        }(),
+        ...);
+  }(static_cast<AnyGame*>(nullptr));
+  if (made) return std::move(*made);
   std::string known;
   for (const auto& g : game_list()) known += (known.empty() ? "" : ", ") + std::string(g.name);
   return fail(fmt::format("unknown game '{}' (known: {})", name, known));

@@ -8,12 +8,15 @@
 
 #include "duel/core/result.hpp"
 #include "duel/games/kcell/kcell.hpp"
+#include "duel/games/minichess/minichess.hpp"
 #include "duel/games/nqueens/nqueens.hpp"
 
 namespace duel::registry {
 
 // Every game Duel plays, as the start state of one spec.
-using AnyGame = std::variant<games::nqueens::State, games::kcell::State>;
+using AnyGame =
+    std::variant<games::nqueens::State, games::kcell::State, games::minichess::GardnerState,
+                 games::minichess::Cs3243State, games::minichess::Comp472State>;
 
 struct GameInfo {
   std::string_view name;

@@ -1,0 +1,283 @@
+#pragma once
+// 5x5 chess in three rule sets (RULES.md §1–2): `gardner` (standard rules),
+// `gardner-cs3243` (seed 000: no promotion, pseudo-legal moves, a move that
+// leaves one's king attacked loses) and `minichess-comp472` (seed 004: king
+// capture, queen promotion only). One generator, `State<Rules>`, with the rule
+// set as a type (rules.hpp).
+//
+// Why this shape: the state is a `Position` (bitboards, clock, key: 40 bytes)
+// plus, for `gardner` only, the keys of the positions since the last capture
+// or pawn move, so `is_terminal()` can see a threefold repetition without any
+// outside record: copy-make stays the whole story (DESIGN habit 1).
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "duel/core/result.hpp"
+#include "duel/core/rng.hpp"
+#include "duel/core/spec.hpp"
+#include "duel/core/types.hpp"
+#include "duel/games/game.hpp"
+#include "duel/games/minichess/position.hpp"
+
+namespace duel::games::minichess {
+
+// How (and whether) a game has ended; the side to move is the one concerned.
+enum class Ending : std::uint8_t {
+  None,
+  Checkmate,     // gardner: in check, no legal move: the side to move loses
+  Stalemate,     // gardner: not in check, no legal move: Rules::kStalemate
+  NoSafeMove,    // cs3243: pseudo-legal moves but none keeps the king safe: loses
+  ExposedKing,   // cs3243: the last mover left its king attacked: the side to move wins
+  KingCaptured,  // comp472: the side to move has no king: it loses
+  NoMoves,       // cs3243, comp472: no pseudo-legal move at all: draw
+  DrawClock,     // the progress clock reached the limit: draw
+  Repetition,    // gardner: the position occurs for the third time: draw
+};
+[[nodiscard]] std::string_view ending_text(Ending e) noexcept;
+
+struct E0;
+struct RandomHeuristic;
+
+template <class Rules>
+class State {
+ public:
+  using Move = minichess::Move;
+  using Moves = minichess::Moves;
+  using Heuristics = std::tuple<E0, RandomHeuristic>;
+  using RuleSet = Rules;
+  static constexpr std::string_view kName = Rules::kName;
+  static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
+
+  // The start position with the default limits.
+  State();
+  [[nodiscard]] static Result<State> from_spec(const Spec& spec);
+  [[nodiscard]] std::string spec() const;
+  // A position from FEN with the draw limit `limit` in the spec's unit.
+  [[nodiscard]] static Result<State> from_fen(std::string_view fen,
+                                              int limit = Rules::kLimitDefault);
+
+  // Step 1. The Game concept (AIMA names).
+  [[nodiscard]] Player to_move() const noexcept { return m_pos.to_move(); }
+  void actions(Moves& out) const noexcept;
+  [[nodiscard]] State result(const Move& m) const noexcept;
+  [[nodiscard]] bool is_terminal() const noexcept { return ending() != Ending::None; }
+  [[nodiscard]] Value utility() const noexcept;  // terminal only: ±1 or 0, White's view
+  [[nodiscard]] std::uint64_t key() const noexcept { return m_pos.key(); }
+  [[nodiscard]] Ending ending() const noexcept;
+
+  // Step 2. Ordering hooks for the engine: captures by victim, then attacker.
+  [[nodiscard]] int order_hint(const Move& m) const noexcept;
+  [[nodiscard]] static std::size_t history_index(const Move& m) noexcept {
+    return static_cast<std::size_t>(m.from()) * kSquares + m.to();
+  }
+
+  // Step 3. Text: FEN as Fairy-Stockfish writes it, UCI moves.
+  [[nodiscard]] std::string move_text(const Move& m) const;
+  // UCI (`b1c3`, `a4a5q`, any case) or the COMP 472 form (`B2 B3`); only
+  // moves in `actions()`; errors say why the move is not one.
+  [[nodiscard]] Result<Move> parse_move(std::string_view text) const;
+  [[nodiscard]] std::string render() const;
+  [[nodiscard]] std::string to_text() const;  // FEN
+  [[nodiscard]] Result<State> from_text(std::string_view text) const;
+
+  // Step 4. Queries for heuristics, perft and tests.
+  [[nodiscard]] const Position<Rules>& position() const noexcept { return m_pos; }
+  [[nodiscard]] int draw_limit_plies() const noexcept { return m_limit; }
+  // How many times the current position occurred before (same side to move)
+  // since the last capture or pawn move.
+  [[nodiscard]] int repetitions() const noexcept;
+  [[nodiscard]] std::uint64_t compute_key() const noexcept { return m_pos.compute_key(); }
+
+ private:
+  struct Blank {};
+  explicit State(Blank) noexcept {}
+
+  Position<Rules> m_pos;
+  std::uint8_t m_limit = Rules::kLimitDefault * Rules::kPliesPerLimitUnit;
+  std::uint8_t m_history_len = 0;
+  std::array<std::uint64_t, Rules::kHistory> m_history{};  // oldest first
+};
+
+using GardnerState = State<Gardner>;
+using Cs3243State = State<Cs3243>;
+using Comp472State = State<Comp472>;
+
+// Piece values of seed 004's e0 (RULES.md §2), with the usual 5 for a rook
+// (seed 004 has no rooks).
+inline constexpr std::array<int, kPieceTypes> kE0Values = {1, 3, 3, 5, 9, 999};
+inline constexpr Value kE0Scale = 50;  // Value per e0 point: 999 + 90 stays far below kUnit
+
+// Heuristic `e0`: seed 004's material count (#P + 3#B + 3#N + 9#Q + 999#K)
+// for White minus the same for Black, times kE0Scale.
+struct E0 {
+  static constexpr std::string_view kName = "e0";
+  static constexpr std::string_view kAbout =
+      "seed 004's material: P 1, N 3, B 3, R 5, Q 9, K 999, White minus Black";
+  explicit E0(std::uint64_t /*seed*/ = 0) noexcept {}
+  template <class Rules>
+  [[nodiscard]] Value operator()(const State<Rules>& s) const noexcept {
+    const auto& p = s.position();
+    int score = 0;
+    for (int t = 0; t < kPieceTypes; ++t) {
+      const auto type = static_cast<Piece>(t);
+      score += kE0Values[t] * (std::popcount(p.pieces(Player::First, type)) -
+                               std::popcount(p.pieces(Player::Second, type)));
+    }
+    return search::clamp_estimate(score * kE0Scale);
+  }
+};
+
+// Heuristic `random`: a seeded uniformly random estimate.
+struct RandomHeuristic {
+  static constexpr std::string_view kName = "random";
+  static constexpr std::string_view kAbout = "a uniformly random estimate, seeded";
+  explicit RandomHeuristic(std::uint64_t seed = 0) noexcept : m_rng(seed) {}
+  template <class Rules>
+  [[nodiscard]] Value operator()(const State<Rules>& /*s*/) noexcept {
+    return static_cast<Value>(m_rng.between(-kUnit / 2, kUnit / 2));
+  }
+
+ private:
+  Rng m_rng;
+};
+
+// Perft as RULES.md §1a/§1b/§2 defines it (see position.hpp): draw rules and
+// the game's own end rules are ignored, as in Fairy-Stockfish.
+template <class Rules>
+[[nodiscard]] std::uint64_t perft(const State<Rules>& s, int depth) noexcept {
+  return perft(s.position(), depth);
+}
+// Perft split by first move, in generation order.
+template <class Rules>
+[[nodiscard]] std::vector<std::pair<Move, std::uint64_t>> divide(const State<Rules>& s, int depth) {
+  std::vector<std::pair<Move, std::uint64_t>> out;
+  Moves moves;
+  perft_moves(s.position(), moves);
+  for (const Move m : moves) out.emplace_back(m, perft(s.position().play(m), depth - 1));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Hot-path definitions.
+
+template <class Rules>
+int State<Rules>::repetitions() const noexcept {
+  int count = 0;
+  if constexpr (Rules::kRepetition) {
+    const std::uint64_t k = m_pos.key();
+    for (int i = static_cast<int>(m_history_len) - 2; i >= 0; i -= 2) {
+      if (m_history[i] == k) ++count;
+    }
+  }
+  return count;
+}
+
+template <class Rules>
+Ending State<Rules>::ending() const noexcept {
+  const bool clock_out = m_pos.clock() >= m_limit;
+  if constexpr (Rules::kMoveRule == MoveRule::Legal) {
+    if (!m_pos.has_safe_move()) return m_pos.in_check() ? Ending::Checkmate : Ending::Stalemate;
+    if (clock_out) return Ending::DrawClock;
+    if (repetitions() >= 2) return Ending::Repetition;
+  } else if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
+    if (m_pos.exposed()) return Ending::ExposedKing;
+    Moves moves;
+    m_pos.pseudo_moves(moves);
+    if (moves.empty()) return Ending::NoMoves;
+    bool safe = false;
+    for (const Move m : moves) {
+      if (m_pos.is_safe(m)) {
+        safe = true;
+        break;
+      }
+    }
+    if (!safe) return Ending::NoSafeMove;
+    if (clock_out) return Ending::DrawClock;
+  } else {
+    if (!m_pos.has_king(m_pos.to_move())) return Ending::KingCaptured;
+    Moves moves;
+    m_pos.pseudo_moves(moves);
+    if (moves.empty()) return Ending::NoMoves;
+    if (clock_out) return Ending::DrawClock;
+  }
+  return Ending::None;
+}
+
+template <class Rules>
+void State<Rules>::actions(Moves& out) const noexcept {
+  out.clear();
+  if (m_pos.clock() >= m_limit) {
+    // Only a mate on the last ply of the clock still counts; there are then
+    // no moves either way.
+    return;
+  }
+  if constexpr (Rules::kMoveRule == MoveRule::Legal) {
+    if (repetitions() >= 2) return;
+    m_pos.safe_moves(out);
+  } else if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
+    if (m_pos.exposed()) return;
+    m_pos.pseudo_moves(out);
+    for (const Move m : out) {
+      if (m_pos.is_safe(m)) return;
+    }
+    out.clear();  // no move keeps the king safe: lost
+  } else {
+    if (!m_pos.has_king(m_pos.to_move())) return;
+    m_pos.pseudo_moves(out);
+  }
+}
+
+template <class Rules>
+State<Rules> State<Rules>::result(const Move& m) const noexcept {
+  State next = *this;
+  next.m_pos = m_pos.play(m);
+  if constexpr (Rules::kRepetition) {
+    if (next.m_pos.clock() == 0) {
+      next.m_history_len = 0;  // irreversible: no earlier position can recur
+    } else if (m_history_len < Rules::kHistory) {
+      next.m_history[next.m_history_len++] = m_pos.key();
+    }
+  }
+  return next;
+}
+
+template <class Rules>
+Value State<Rules>::utility() const noexcept {
+  const Value mover_loses = m_pos.to_move() == Player::First ? -1 : 1;
+  switch (ending()) {
+    case Ending::Checkmate:
+    case Ending::NoSafeMove:
+    case Ending::KingCaptured: return mover_loses;
+    case Ending::ExposedKing: return -mover_loses;
+    case Ending::Stalemate: return Rules::kStalemate == Outcome::Loss ? mover_loses : 0;
+    default: return 0;
+  }
+}
+
+template <class Rules>
+int State<Rules>::order_hint(const Move& m) const noexcept {
+  static constexpr std::array<int, kPieceTypes + 1> kValue = {1, 3, 3, 5, 9, 100, 0};
+  const Piece victim = m_pos.piece_on(m.to());
+  int hint = 0;
+  if (victim != Piece::None) {
+    hint += 16 * kValue[type_index(victim)] - kValue[type_index(m_pos.piece_on(m.from()))];
+  }
+  if (m.promotion() != Piece::None) hint += 8 * kValue[type_index(m.promotion())];
+  return hint;
+}
+
+static_assert(PlayableGame<GardnerState>);
+static_assert(PlayableGame<Cs3243State>);
+static_assert(PlayableGame<Comp472State>);
+static_assert(NamedHeuristic<E0, GardnerState>);
+static_assert(NamedHeuristic<RandomHeuristic, Comp472State>);
+static_assert(search::HasOrderHint<GardnerState>);
+static_assert(search::HasHistoryIndex<GardnerState>);
+
+}  // namespace duel::games::minichess

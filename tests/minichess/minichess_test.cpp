@@ -1,0 +1,381 @@
+// 5x5 chess (RULES.md §1–2): perft from the start positions against the
+// numbers RULES.md quotes from Fairy-Stockfish, every end rule on a position
+// drawn here as FEN, text round trips and errors, and incremental keys over
+// seeded random playouts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "duel/core/rng.hpp"
+#include "duel/core/spec.hpp"
+#include "duel/games/minichess/minichess.hpp"
+
+namespace duel::games::minichess {
+namespace {
+
+template <class S>
+S at(std::string_view fen) {
+  const auto s = S::from_fen(fen);
+  EXPECT_TRUE(s.ok()) << s.error();
+  return s.ok() ? *s : S();
+}
+
+template <class S>
+std::vector<std::string> actions_text(const S& s) {
+  Moves moves;
+  s.actions(moves);
+  std::vector<std::string> out;
+  for (const Move m : moves) out.push_back(s.move_text(m));
+  return out;
+}
+
+template <class S>
+S play(S s, std::initializer_list<std::string_view> moves) {
+  for (const auto text : moves) {
+    const auto m = s.parse_move(text);
+    EXPECT_TRUE(m.ok()) << text << ": " << m.error();
+    if (!m.ok()) return s;
+    s = s.result(*m);
+  }
+  return s;
+}
+
+bool has(const std::vector<std::string>& list, std::string_view x) {
+  return std::find(list.begin(), list.end(), x) != list.end();
+}
+
+template <class S>
+Result<S> from_spec_text(std::string_view text) {
+  const auto spec = Spec::parse(text);
+  if (!spec) return fail(spec.error());
+  return S::from_spec(*spec);
+}
+
+// ---------------------------------------------------------------------------
+// Perft: Fairy-Stockfish via RULES.md §1a/§1b/§2.
+
+TEST(MinichessPerft, GardnerStart) {
+  // Fairy-Stockfish via RULES.md §1a (UCI_Variant gardner).
+  const GardnerState s;
+  const std::vector<std::uint64_t> expected = {7, 53, 506, 4775, 52512, 572874};
+  for (std::size_t d = 0; d < expected.size(); ++d) {
+    EXPECT_EQ(perft(s, static_cast<int>(d) + 1), expected[d]) << "depth " << d + 1;
+  }
+}
+
+TEST(MinichessPerft, Cs3243Start) {
+  // Fairy-Stockfish via RULES.md §1b (variants.ini section cs3243).
+  const Cs3243State s;
+  const std::vector<std::uint64_t> expected = {7, 53, 506, 4775, 51528, 550474};
+  for (std::size_t d = 0; d < expected.size(); ++d) {
+    EXPECT_EQ(perft(s, static_cast<int>(d) + 1), expected[d]) << "depth " << d + 1;
+  }
+}
+
+TEST(MinichessPerft, Comp472Start) {
+  // Fairy-Stockfish via RULES.md §2 (variants.ini section comp472).
+  const Comp472State s;
+  const std::vector<std::uint64_t> expected = {13, 170, 2452, 34813, 532546};
+  for (std::size_t d = 0; d < expected.size(); ++d) {
+    EXPECT_EQ(perft(s, static_cast<int>(d) + 1), expected[d]) << "depth " << d + 1;
+  }
+}
+
+TEST(MinichessPerft, DivideSumsToPerft) {
+  const GardnerState s;
+  std::uint64_t total = 0;
+  for (const auto& [m, n] : divide(s, 4)) total += n;
+  EXPECT_EQ(total, 4775U);
+}
+
+// ---------------------------------------------------------------------------
+// Rules on drawn positions.
+
+TEST(MinichessRules, StartPositions) {
+  EXPECT_EQ(GardnerState().to_text(), "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1");
+  EXPECT_EQ(Cs3243State().to_text(), "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1");
+  EXPECT_EQ(Comp472State().to_text(), "kqbn1/2pp1/5/1PP2/1NBQK w - - 0 1");
+  EXPECT_FALSE(GardnerState().is_terminal());
+  EXPECT_EQ(GardnerState().spec(), "gardner:draw-plies=100");
+  EXPECT_EQ(Cs3243State().spec(), "gardner-cs3243:draw-plies=50");
+  EXPECT_EQ(Comp472State().spec(), "minichess-comp472:max-turns=10");
+}
+
+TEST(MinichessRules, PromotionByRuleSet) {
+  // RULES.md §1a: Q, R, B or N; §2: Q only; §1b: none.
+  const std::string_view fen = "k4/2P2/5/5/4K w - - 0 1";
+  const auto g = actions_text(at<GardnerState>(fen));
+  for (const auto* m : {"c4c5q", "c4c5r", "c4c5b", "c4c5n"}) EXPECT_TRUE(has(g, m)) << m;
+  EXPECT_FALSE(has(g, "c4c5"));
+  const auto c = actions_text(at<Comp472State>(fen));
+  EXPECT_TRUE(has(c, "c4c5q"));
+  EXPECT_FALSE(has(c, "c4c5r"));
+  EXPECT_FALSE(has(c, "c4c5n"));
+  const auto n = actions_text(at<Cs3243State>(fen));
+  EXPECT_TRUE(has(n, "c4c5"));
+  EXPECT_FALSE(has(n, "c4c5q"));
+  // The promoted piece is a queen; COMP 472's "B4 B5" needs no suffix.
+  const auto after = play(at<Comp472State>(fen), {"C4 C5"});
+  EXPECT_EQ(after.to_text(), "k1Q2/5/5/5/4K b - - 1 1");  // RULES.md §2: pawn moves do not reset
+  EXPECT_EQ(play(at<GardnerState>(fen), {"c4c5n"}).to_text(), "k1N2/5/5/5/4K b - - 0 1");
+  // CS3243: a pawn on the last rank stays a pawn and has no moves.
+  const auto stuck = play(at<Cs3243State>(fen), {"c4c5", "a5a4"});
+  EXPECT_EQ(stuck.to_text(), "2P2/k4/5/5/4K w - - 2 2");
+  for (const auto& m : actions_text(stuck)) EXPECT_NE(m.substr(0, 2), "c5") << m;
+}
+
+TEST(MinichessRules, Checkmate) {
+  // Black king a5, White queen b4 guarded by the king on c3: mate.
+  const std::string_view fen = "k4/1Q3/2K2/5/5 b - - 0 1";
+  const auto g = at<GardnerState>(fen);
+  EXPECT_EQ(g.ending(), Ending::Checkmate);
+  EXPECT_EQ(g.utility(), 1);
+  EXPECT_TRUE(actions_text(g).empty());
+  // RULES.md §1b: pseudo-legal moves exist but none keeps the king safe: lost.
+  const auto c = at<Cs3243State>(fen);
+  EXPECT_EQ(c.ending(), Ending::NoSafeMove);
+  EXPECT_EQ(c.utility(), 1);
+  // RULES.md §2: no check rule; the king may walk into attack.
+  const auto k = at<Comp472State>(fen);
+  EXPECT_FALSE(k.is_terminal());
+  EXPECT_TRUE(has(actions_text(k), "a5b4"));
+}
+
+TEST(MinichessRules, Stalemate) {
+  // Black king a5, White queen b3: no legal move, not in check.
+  const std::string_view fen = "k4/5/1Q3/5/4K b - - 0 1";
+  const auto g = at<GardnerState>(fen);
+  EXPECT_EQ(g.ending(), Ending::Stalemate);  // RULES.md §1a: a draw
+  EXPECT_EQ(g.utility(), 0);
+  const auto c = at<Cs3243State>(fen);
+  EXPECT_EQ(c.ending(), Ending::NoSafeMove);  // RULES.md §1b: loses at once
+  EXPECT_EQ(c.utility(), 1);
+  // RULES.md §1b: no pseudo-legal move at all is a draw (pawns stuck on the
+  // last rank and behind their own pieces).
+  const auto none = at<Cs3243State>("4K/5/5/pp3/kp3 b - - 0 1");
+  EXPECT_EQ(none.ending(), Ending::NoMoves);
+  EXPECT_EQ(none.utility(), 0);
+}
+
+TEST(MinichessRules, Comp472KingCapture) {
+  const auto s = at<Comp472State>("k4/1Q3/5/5/4K w - - 0 1");
+  EXPECT_TRUE(has(actions_text(s), "b4a5"));
+  const auto after = play(s, {"b4a5"});
+  EXPECT_EQ(after.ending(), Ending::KingCaptured);
+  EXPECT_EQ(after.utility(), 1);
+  EXPECT_TRUE(actions_text(after).empty());
+  EXPECT_EQ(after.to_text(), "Q4/5/5/5/4K b - - 0 1");
+  EXPECT_TRUE(after.from_text(after.to_text()).ok());
+  EXPECT_EQ(perft(after, 1), 0U);  // RULES.md §2: a king capture is a leaf
+}
+
+TEST(MinichessRules, Cs3243SelfCheckLoses) {
+  // White king a1, Black rook b2: Ka1-a2 walks into the rook.
+  const std::string_view fen = "k4/5/5/1r3/K4 w - - 0 1";
+  const auto c = at<Cs3243State>(fen);
+  EXPECT_TRUE(has(actions_text(c), "a1a2"));
+  const auto after = play(c, {"a1a2"});
+  EXPECT_EQ(after.ending(), Ending::ExposedKing);
+  EXPECT_EQ(after.utility(), -1);
+  EXPECT_TRUE(actions_text(after).empty());
+  EXPECT_EQ(perft(c, 1), 1U);  // perft counts safe moves only: a1xb2
+  // Gardner: the move is illegal and its parse says why.
+  const auto g = at<GardnerState>(fen);
+  EXPECT_FALSE(has(actions_text(g), "a1a2"));
+  const auto bad = g.parse_move("a1a2");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("check"), std::string::npos) << bad.error();
+}
+
+TEST(MinichessRules, GardnerFiftyMoves) {
+  const auto s = at<GardnerState>("k4/5/5/5/3NK w - - 99 40");
+  EXPECT_FALSE(s.is_terminal());
+  const auto after = play(s, {"e1e2"});
+  EXPECT_EQ(after.ending(), Ending::DrawClock);
+  EXPECT_EQ(after.utility(), 0);
+  // A capture or a pawn move resets the clock.
+  EXPECT_EQ(play(at<GardnerState>("k4/5/5/P4/3NK w - - 99 40"), {"a2a3"}).position().clock(), 0);
+}
+
+TEST(MinichessRules, GardnerThreefold) {
+  const auto s = at<GardnerState>("k4/5/5/5/3NK w - - 0 1");
+  const auto twice = play(s, {"e1e2", "a5b5", "e2e1", "b5a5"});
+  EXPECT_EQ(twice.repetitions(), 1);
+  EXPECT_FALSE(twice.is_terminal());
+  const auto thrice = play(twice, {"e1e2", "a5b5", "e2e1", "b5a5"});
+  EXPECT_EQ(thrice.repetitions(), 2);
+  EXPECT_EQ(thrice.ending(), Ending::Repetition);
+  EXPECT_EQ(thrice.utility(), 0);
+  EXPECT_TRUE(actions_text(thrice).empty());
+}
+
+TEST(MinichessRules, Comp472TenTurnDraw) {
+  // RULES.md §2: 10 turns = 20 plies without a change in the number of pieces.
+  const auto s = at<Comp472State>("k4/5/5/5/4K w - - 19 10");
+  EXPECT_FALSE(s.is_terminal());
+  const auto after = play(s, {"e1d1"});
+  EXPECT_EQ(after.ending(), Ending::DrawClock);
+  EXPECT_EQ(after.utility(), 0);
+  // Option max-turns=1: two quiet plies from the start draw.
+  const auto one = from_spec_text<Comp472State>("minichess-comp472:max-turns=1");
+  ASSERT_TRUE(one.ok()) << one.error();
+  const auto drawn = play(*one, {"b1a3", "d5e3"});
+  EXPECT_EQ(drawn.ending(), Ending::DrawClock);
+  // A pawn move does not reset COMP 472's clock; a capture does.
+  EXPECT_EQ(play(*one, {"b2b3"}).position().clock(), 1);
+}
+
+TEST(MinichessRules, Cs3243DrawPlies) {
+  const auto s = from_spec_text<Cs3243State>("gardner-cs3243:draw-plies=2");
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(play(*s, {"b1c3", "b5c3"}).position().clock(), 0);  // a capture resets
+  EXPECT_EQ(play(*s, {"a2a3", "b4a3"}).ending(), Ending::None);
+  EXPECT_EQ(play(*s, {"b1a3", "b5a3"}).ending(), Ending::None);
+  // RULES.md §1b counts pieces only: two pawn moves are no progress.
+  EXPECT_EQ(play(*s, {"a2a3", "e4e3"}).ending(), Ending::DrawClock);
+  EXPECT_EQ(play(*s, {"b1a3", "b5c3"}).ending(), Ending::DrawClock);
+}
+
+// ---------------------------------------------------------------------------
+// Text.
+
+TEST(MinichessText, FenErrors) {
+  const std::vector<std::pair<std::string_view, std::string_view>> cases = {
+      {"", "fields"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK", "fields"},
+      {"rnbqk/ppppp/5/PPPPP w", "ranks"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK/5 w", "more than 5 ranks"},
+      {"rnbqkp/ppppp/5/PPPPP/RNBQK w", "more than 5 files"},
+      {"rnbq/ppppp/5/PPPPP/RNBQK w", "4 files"},
+      {"rnbqk/ppppp/6/PPPPP/RNBQK w", "more than 5 files"},
+      {"rnbqx/ppppp/5/PPPPP/RNBQK w", "not a piece"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK x", "side to move"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK w KQ", "castling"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK w - a3", "en passant"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK w - - x 1", "halfmove"},
+      {"rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 0", "move number"},
+      {"rnbqq/ppppp/5/PPPPP/RNBQK w", "Black has 0 kings"},
+      {"rnbkk/ppppp/5/PPPPP/RNBQK w", "Black has 2 kings"},
+      {"rnbqk/ppppp/5/PPPPP/PNBQK w", "first rank"},
+      {"Pnbqk/ppppp/5/1PPPP/RNBQK w", "last rank"},
+      {"k4/5/5/5/R3K w", "not to move is in check"},
+  };
+  for (const auto& [fen, why] : cases) {
+    const auto s = GardnerState::from_fen(fen);
+    ASSERT_FALSE(s.ok()) << fen;
+    EXPECT_NE(s.error().find(why), std::string::npos) << fen << " -> " << s.error();
+    EXPECT_EQ(s.error().find('\n'), std::string::npos);
+  }
+  // Rule-set differences: CS3243 pawns may stand on the last rank, COMP 472
+  // has no rooks and allows the side to move to have lost its king.
+  EXPECT_TRUE(Cs3243State::from_fen("Pnbqk/ppppp/5/1PPPP/RNBQK w").ok());
+  EXPECT_FALSE(Comp472State::from_fen("kqbr1/2pp1/5/1PP2/1NBQK w").ok());
+  EXPECT_TRUE(Comp472State::from_fen("Q4/5/5/5/4K b").ok());
+  EXPECT_FALSE(Comp472State::from_fen("Q4/5/5/5/4K w").ok());
+}
+
+TEST(MinichessText, FenRoundTrip) {
+  for (const auto* fen : {"rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", "k4/2P2/5/5/4K w - - 7 31",
+                          "r1b1k/p1p1p/1n1q1/1P1PP/RNBQK b - - 3 12"}) {
+    EXPECT_EQ(at<GardnerState>(fen).to_text(), fen);
+  }
+  // Short forms get the default fields.
+  EXPECT_EQ(at<GardnerState>("rnbqk/ppppp/5/PPPPP/RNBQK b").to_text(),
+            "rnbqk/ppppp/5/PPPPP/RNBQK b - - 0 1");
+}
+
+TEST(MinichessText, MoveParsing) {
+  const GardnerState s;
+  for (const auto* text : {"b1c3", "B1C3", "  b1 c3 ", "B1 C3", "b1   C3"}) {
+    const auto m = s.parse_move(text);
+    ASSERT_TRUE(m.ok()) << text << ": " << m.error();
+    EXPECT_EQ(s.move_text(*m), "b1c3");
+  }
+  const std::vector<std::pair<std::string_view, std::string_view>> bad = {
+      {"hello", "not like"},         {"b1", "not like"},
+      {"f1f2", "leaves the board"},  {"a6a5", "leaves the board"},
+      {"b3b4", "no piece of yours"}, {"b4b3", "no piece of yours"},
+      {"a1b1", "own piece"},         {"b1b3", "knight on b1 cannot"},
+      {"a2a3q", "not a promotion"},  {"a2a3x", "promotion piece"}};
+  for (const auto& [text, why] : bad) {
+    const auto m = s.parse_move(text);
+    ASSERT_FALSE(m.ok()) << text;
+    EXPECT_NE(m.error().find(why), std::string::npos) << text << " -> " << m.error();
+  }
+  const auto promo = at<GardnerState>("k4/2P2/5/5/4K w - - 0 1");
+  EXPECT_NE(promo.parse_move("c4c5").error().find("promotes"), std::string::npos);
+  EXPECT_EQ(promo.move_text(*promo.parse_move("C4C5R")), "c4c5r");
+  EXPECT_FALSE(at<Comp472State>("k4/2P2/5/5/4K w - - 0 1").parse_move("c4c5n").ok());
+}
+
+TEST(MinichessText, Render) {
+  const std::string r = GardnerState().render();
+  EXPECT_NE(r.find("5 | r n b q k |"), std::string::npos) << r;
+  EXPECT_NE(r.find("1 | R N B Q K |"), std::string::npos) << r;
+  EXPECT_NE(r.find("a b c d e"), std::string::npos) << r;
+  EXPECT_NE(r.find("White to move"), std::string::npos) << r;
+}
+
+TEST(MinichessText, Specs) {
+  EXPECT_TRUE(from_spec_text<GardnerState>("gardner").ok());
+  EXPECT_FALSE(from_spec_text<GardnerState>("gardner:draw-plies=101").ok());
+  EXPECT_FALSE(from_spec_text<GardnerState>("gardner:n=3").ok());
+  EXPECT_FALSE(from_spec_text<GardnerState>("kcell").ok());
+  const auto c = from_spec_text<Cs3243State>("gardner-cs3243:draw-plies=70");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->spec(), "gardner-cs3243:draw-plies=70");
+  EXPECT_EQ(c->from_text(c->to_text())->spec(), "gardner-cs3243:draw-plies=70");
+}
+
+// ---------------------------------------------------------------------------
+// Random playouts: keys, text and moves stay consistent.
+
+template <class S>
+void random_playouts(std::uint64_t seed, int games) {
+  Rng rng(seed);
+  for (int g = 0; g < games; ++g) {
+    S s;
+    for (int ply = 0; ply < 200 && !s.is_terminal(); ++ply) {
+      ASSERT_EQ(s.key(), s.compute_key()) << s.to_text();
+      const auto back = s.from_text(s.to_text());
+      ASSERT_TRUE(back.ok()) << s.to_text() << ": " << back.error();
+      EXPECT_EQ(back->to_text(), s.to_text());
+      EXPECT_EQ(back->key(), s.key());
+      Moves moves;
+      s.actions(moves);
+      ASSERT_FALSE(moves.empty()) << s.to_text();
+      for (const Move m : moves) {
+        const auto parsed = s.parse_move(s.move_text(m));
+        ASSERT_TRUE(parsed.ok()) << s.move_text(m) << " in " << s.to_text() << ": "
+                                 << parsed.error();
+        EXPECT_EQ(*parsed, m);
+      }
+      const std::string before = s.to_text();
+      const S next = s.result(moves[rng.below(moves.size())]);
+      EXPECT_EQ(s.to_text(), before);
+      s = next;
+    }
+    ASSERT_EQ(s.key(), s.compute_key());
+  }
+}
+
+TEST(MinichessPlayouts, Gardner) {
+  random_playouts<GardnerState>(1, 30);
+}
+TEST(MinichessPlayouts, Cs3243) {
+  random_playouts<Cs3243State>(2, 30);
+}
+TEST(MinichessPlayouts, Comp472) {
+  random_playouts<Comp472State>(3, 30);
+}
+
+TEST(MinichessHeuristics, E0) {
+  EXPECT_EQ(E0{}(GardnerState()), 0);
+  EXPECT_EQ(E0{}(at<Comp472State>("k4/2P2/5/5/4K w - - 0 1")), kE0Scale);
+  EXPECT_EQ(E0{}(at<GardnerState>("kq3/5/5/5/4K w - - 0 1")), -9 * kE0Scale);
+}
+
+}  // namespace
+}  // namespace duel::games::minichess

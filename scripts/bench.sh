@@ -26,6 +26,29 @@ for t in docs:
     print("%s: %d nodes, %.3f s over N=%d..%d" % (t["algo"], n, s, rows[0]["n"], rows[-1]["n"]))'
   echo "   (duel $*)"
 }
+fairy() {  # fairy VARIANT DEPTH: Fairy-Stockfish's perft from the start, timed the same way
+  local start end out
+  start=$EPOCHREALTIME
+  out=$(printf 'setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\nposition startpos\ngo perft %s\nquit\n' \
+    "$PWD/tests/data/fairy-stockfish/variants.ini" "$1" "$2" | /usr/games/fairy-stockfish 2>&1 |
+    grep 'Nodes searched' | awk '{print $3}')
+  end=$EPOCHREALTIME
+  printf '%8.2f  %s  fairy-stockfish (UCI_Variant %s) go perft %s\n' \
+    "$(awk "BEGIN { print $end - $start }")" "$out" "$1" "$2"
+}
+if [ -x /usr/games/fairy-stockfish ]; then
+  echo "== perft against Fairy-Stockfish, same run"
+  run perft gardner 7
+  fairy gardner 7
+  run perft gardner-cs3243 7
+  fairy cs3243 7
+  run perft minichess-comp472 6
+  fairy comp472 6
+  if [ "${1:-}" != "quick" ]; then
+    run perft gardner 8
+    fairy gardner 8
+  fi
+fi
 echo "== seed 001 expectation: plain searches"
 total table nqueens --variant 1a --n 1..10 --algo minimax,alphabeta
 total table nqueens --variant 1b --n 1..10 --algo minimax,alphabeta

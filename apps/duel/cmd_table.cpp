@@ -77,6 +77,8 @@ int table_nqueens(const TableOptions& o) {
   auto algos = parse_algos(o.algos);
   if (!algos) return bad_input(algos.error());
   const std::string cut = o.cutoff > 0 ? fmt::format("cut-off {}", o.cutoff) : "no cut-off";
+  const std::string eval_name =
+      o.eval.empty() ? std::string(games::default_heuristic<games::nqueens::State>()) : o.eval;
   // Validate the variant and the eval once, on the smallest board.
   auto probe = registry::make_game(fmt::format("nqueens:n={},variant={}", range->first, o.variant));
   if (!probe) return bad_input(probe.error());
@@ -137,8 +139,7 @@ int table_nqueens(const TableOptions& o) {
     nlohmann::json d = {{"game", "nqueens"}, {"variant", o.variant}, {"algo", algo}};
     if (o.cutoff > 0) {
       d["cutoff"] = o.cutoff;
-      d["eval"] =
-          o.eval.empty() ? std::string(games::default_heuristic<games::nqueens::State>()) : o.eval;
+      d["eval"] = eval_name;
     }
     d["rows"] = std::move(rs);
     return d;
@@ -154,9 +155,8 @@ int table_nqueens(const TableOptions& o) {
     }
   } else {
     for (const auto& algo : *algos) {
-      std::cout << fmt::format(
-          "nqueens variant {}, {} ({}{})\n", o.variant, algo, cut,
-          o.cutoff > 0 ? ", eval " + (o.eval.empty() ? std::string("mobility") : o.eval) : "");
+      std::cout << fmt::format("nqueens variant {}, {} ({}{})\n", o.variant, algo, cut,
+                               o.cutoff > 0 ? ", eval " + eval_name : "");
       std::cout << fmt::format("{:>4}  {:>7}  {:<26}  {:>14}  {:>10}\n", "N", "value",
                                v2 ? "opening (player, row, col)" : "opening (player, row)", "nodes",
                                "time (s)");

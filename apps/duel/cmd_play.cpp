@@ -1,8 +1,12 @@
 // duel play GAME --white A --black B: one game, the board after every move.
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "common.hpp"
+#include "duel/play/comp472_trace.hpp"
 #include "duel/play/match.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
@@ -18,13 +22,68 @@ struct PlayOptions {
   double timeout = 0.0;
   int max_turns = 0;
   std::string trace;
+  std::string trace_dir;
+  std::string alphabeta;  // "" (agents as given), "true" or "false"
   std::uint64_t seed = 0;
   bool json = false;
   bool quiet = false;
 };
 
+// The game spec key that --max-turns sets when a game has it: COMP 472's m,
+// the draw when the number of pieces has not changed for m turns (RULES.md §2).
+constexpr std::string_view kTurnsKey = "max-turns";
+
+// The game's own turn limit, when its spec has the key; the canonical spec
+// lists every key, so this needs no knowledge of any game.
 template <class S>
-int run_play(const S& start, const PlayOptions& o) {
+std::optional<int> game_turn_limit(const S& start) {
+  const auto spec = Spec::parse(start.spec());
+  if (!spec || !spec->has(kTurnsKey)) return std::nullopt;
+  const auto n = spec->integer(kTurnsKey, 0, 0, 1 << 20);
+  return n ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+}
+
+// --max-turns M for a game with the key `max-turns`: the game spec with that
+// key set to M (an error when the spec already sets another value). Other
+// games, and a bad spec (with_game reports it), are left as given.
+Result<std::string> game_with_turns(const std::string& game, int max_turns) {
+  if (max_turns == 0) return game;
+  const auto made = registry::make_game(game);
+  if (!made) return game;
+  const bool has_key =
+      std::visit([](const auto& s) { return game_turn_limit(s).has_value(); }, *made);
+  if (!has_key) return game;
+  const auto given = Spec::parse(game);
+  if (!given) return game;
+  if (const auto value = given->get(kTurnsKey)) {
+    const auto n = parse_integer(*value);
+    if (!n || *n != max_turns) {
+      return fail(fmt::format("--max-turns {} disagrees with {}={} in the game spec '{}'",
+                              max_turns, kTurnsKey, *value, game));
+    }
+    return game;
+  }
+  return fmt::format("{}{}{}={}", game, given->entries().empty() ? ":" : ",", kTurnsKey, max_turns);
+}
+
+// --alphabeta true|false, the seed's switch: `alphabeta:...` becomes
+// `minimax:...` with the same keys (false), or `minimax` becomes `alphabeta`
+// (true). Other agents stay as they are, but the engine cannot be told not
+// to prune.
+Result<std::string> with_algorithm(const std::string& agent, bool prune) {
+  const auto spec = Spec::parse(agent);
+  if (!spec) return agent;  // make_agent reports it
+  const std::string& kind = spec->name();
+  if (!prune && kind == "engine") {
+    return fail(
+        fmt::format("--alphabeta false: '{}' always uses alpha-beta; use minimax instead", agent));
+  }
+  if (kind != (prune ? "minimax" : "alphabeta")) return agent;
+  return std::string(prune ? "alphabeta" : "minimax") + agent.substr(kind.size());
+}
+
+template <class S>
+int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta) {
   // Step 1. Agents. With --json, people and boards use stderr so that stdout
   // holds only the JSON document.
   std::ostream& shown = o.json ? std::cerr : std::cout;
@@ -39,35 +98,93 @@ int run_play(const S& start, const PlayOptions& o) {
     if (!trace) return bad_input("--trace: cannot write " + o.trace);
   }
 
-  // Step 2. Play, showing each move.
+  // Step 2. The seed's parameters: players, t, m, the alpha-beta flag (when not
+  // given: on if any program prunes). A game with its own turn limit (COMP
+  // 472's m) takes no referee cap. The seed trace is opened now and fed as
+  // the game goes.
+  const std::array<play::PlayerSetup, 2> players = {play::player_setup<S>(o.white),
+                                                    play::player_setup<S>(o.black)};
+  const std::optional<int> own_turns = game_turn_limit(start);
+  play::TraceParameters params{o.timeout, own_turns.value_or(o.max_turns), false, players};
+  params.alphabeta =
+      alphabeta.value_or(players[0].prune.value_or(false) || players[1].prune.value_or(false));
+  std::ofstream seed_file;
+  std::string seed_path;
+  std::optional<play::Comp472Trace<S>> seed_trace;
+  if (!o.trace_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.trace_dir, ec);
+    seed_path = (std::filesystem::path(o.trace_dir) /
+                 play::trace_file_name(params.alphabeta, params.timeout, params.max_turns))
+                    .string();
+    seed_file.open(seed_path);
+    if (!seed_file) return bad_input("--trace-dir: cannot write " + seed_path);
+    seed_trace.emplace(seed_file, params, start);
+  }
+
+  // Step 3. Play, showing each move: for programs, the scores in the game's
+  // points and their cumulative search statistics (seed 004 §2.1, §2.5).
   const bool show = !o.quiet;
   if (show) {
     shown << start.spec() << ": Player 1 = " << o.white << ", Player 2 = " << o.black << "\n\n"
           << start.render() << '\n';
   }
-  play::MatchOptions options{o.timeout, o.max_turns};
+  play::MatchOptions options{o.timeout, own_turns ? 0 : o.max_turns};
+  play::AiTally<S> tally(players);
   std::size_t ply = 0;
-  auto record = play::play_match<S>(start, {white->get(), black->get()}, options,
-                                    [&](const S& after, const play::MoveRecord<S>& m) {
-                                      ++ply;
-                                      if (!show) return;
-                                      shown
-                                          << fmt::format("{}. Player {} plays {} ({:.3f} s)\n", ply,
-                                                         number(m.player), m.text, m.seconds);
-                                      if (m.report)
-                                        shown << "   " << play::describe(*m.report) << '\n';
-                                      shown << '\n' << after.render() << '\n';
-                                    });
+  const auto observe = [&](const S& after, const play::MoveRecord<S>& m) {
+    ++ply;
+    const play::AiFacts facts = tally.add(after, m);
+    if (seed_trace) seed_trace->action(after, m, facts);
+    if (!show) return;
+    shown << fmt::format("{}. Player {} plays {} ({:.3f} s)\n", ply, number(m.player), m.text,
+                         m.seconds);
+    if (m.report) shown << "   " << play::search_summary(*m.report) << '\n';
+    for (const auto& line : play::score_lines(after, m, facts)) shown << "   " << line << '\n';
+    if (facts.searched) {
+      for (const auto& line : play::cumulative_lines(facts.cumulative)) {
+        shown << "   " << line << '\n';
+      }
+    }
+    shown << '\n' << after.render() << '\n';
+  };
+  auto record = play::play_match<S>(start, {white->get(), black->get()}, options, observe);
   record.agents = {o.white, o.black};
 
-  // Step 3. The result, the trace, the JSON.
+  // Step 4. The result, the traces, the JSON.
   if (show) shown << "Result: " << play::result_line(record) << '\n';
+  if (seed_trace) {
+    seed_trace->result(record);
+    if (show) shown << "Game trace written to " << seed_path << '\n';
+  }
   if (trace.is_open()) {
     play::write_trace(trace, record);
     if (show) shown << "Trace written to " << o.trace << '\n';
   }
   if (o.json) std::cout << play::to_json(record).dump() << '\n';
   return 0;
+}
+
+// Applies --alphabeta and --max-turns to the specs, then plays.
+int play_command(PlayOptions o) {
+  std::optional<bool> alphabeta;
+  if (!o.alphabeta.empty()) {
+    std::string flag = o.alphabeta;
+    for (char& c : flag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (flag != "true" && flag != "false") {
+      return bad_input(fmt::format("--alphabeta: '{}' is not true or false", o.alphabeta));
+    }
+    alphabeta = flag == "true";
+    for (std::string* agent : {&o.white, &o.black}) {
+      auto switched = with_algorithm(*agent, *alphabeta);
+      if (!switched) return bad_input(switched.error());
+      *agent = *switched;
+    }
+  }
+  auto game = game_with_turns(o.game, o.max_turns);
+  if (!game) return bad_input(game.error());
+  o.game = *game;
+  return with_game(o.game, o.state, [&](const auto& s) { return run_play(s, o, alphabeta); });
 }
 
 }  // namespace
@@ -85,15 +202,19 @@ Command add_play(CLI::App& app) {
   sub->add_option("--state", o->state, "Start from this position (the game's text form)");
   sub->add_option("--timeout", o->timeout, "Seconds a move for programs; over it loses (0 = none)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--max-turns", o->max_turns, "Draw after this many turns (0 = none)")
+  sub->add_option("--max-turns", o->max_turns,
+                  "Draw after this many turns (0 = none); for a game with a max-turns key "
+                  "(minichess-comp472) it sets that key: no capture for M turns draws")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--alphabeta", o->alphabeta,
+                  "true: minimax agents become alphabeta; false: alphabeta agents become minimax");
   sub->add_option("--trace", o->trace, "Write the game record to this file");
+  sub->add_option("--trace-dir", o->trace_dir,
+                  "Write seed 004's gameTrace-<alphabeta>-<t>-<m>.txt into this directory");
   sub->add_option("--seed", o->seed, "Seed mixed into every agent's randomness");
   sub->add_flag("--json", o->json, "Print the game record as one JSON document");
   sub->add_flag("--quiet,-q", o->quiet, "Do not show the board after each move");
-  return {sub, [o] {
-            return with_game(o->game, o->state, [&](const auto& s) { return run_play(s, *o); });
-          }};
+  return {sub, [o] { return play_command(*o); }};
 }
 
 }  // namespace duel::cli

@@ -2,46 +2,17 @@
 // on stderr and exit status 2 (or a retry prompt for people); JSON output has
 // the documented shape.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "../support/cli_run.hpp"
+
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs `duel ARGS` with `input` on stdin, in a scratch directory.
-CliRun duel(const std::string& args, const std::string& input = "") {
-  namespace fs = std::filesystem;
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("duel-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  fs::create_directories(dir);
-  std::ofstream(dir / "in") << input;
-  const std::string cmd =
-      "cd '" + dir.string() + "' && '" + DUEL_BIN + "' " + args + " < in > out 2> err";
-  const int raw = std::system(cmd.c_str());
-  CliRun r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-  fs::remove_all(dir);
-  return r;
-}
+using duel::test_support::CliRun;
+using duel::test_support::duel;
 
 int lines(const std::string& s) {
   int n = 0;

@@ -275,8 +275,11 @@ Result<Move> State<Rules>::parse_move(std::string_view text) const {
   }
   const Player me = m_pos.to_move();
   if ((m_pos.pieces(me) & bit(from)) == 0) {
-    return fail(
-        fmt::format("move '{}': there is no piece of yours on {}", text, square_name(from)));
+    const Piece there = m_pos.piece_on(from);
+    return fail(fmt::format(
+        "move '{}': there is no piece of yours on {} ({})", text, square_name(from),
+        there == Piece::None ? std::string("the square is empty")
+                             : fmt::format("the {} there is your opponent's", piece_name(there))));
   }
   if ((m_pos.pieces(me) & bit(to)) != 0) {
     return fail(fmt::format("move '{}': your own piece stands on {}", text, square_name(to)));

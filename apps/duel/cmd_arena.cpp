@@ -19,6 +19,7 @@ struct ArenaOptions {
   std::uint64_t seed = 0;
   double timeout = 0.0;
   int max_turns = 0;
+  int openings = 0;
   bool json = false;
 };
 
@@ -31,7 +32,7 @@ int run_arena(const S& start, const ArenaOptions& o) {
     if (auto ok = registry::make_agent<S>(a); !ok) return bad_input("--agent: " + ok.error());
   }
   Progress progress(!o.json);
-  arena::ArenaOptions options{o.games, o.seed, {o.timeout, o.max_turns}};
+  arena::ArenaOptions options{o.games, o.seed, {o.timeout, o.max_turns}, o.openings};
   const auto factory = [&](int which, std::uint64_t seed) {
     return registry::make_agent<S>(o.agents[static_cast<std::size_t>(which)],
                                    registry::AgentContext{seed})
@@ -77,6 +78,9 @@ Command add_arena(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--max-turns", o->max_turns, "Draw after this many turns (0 = none)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--openings", o->openings,
+                  "Random plies before each pair of games (both colours get each opening)")
+      ->check(CLI::Range(0, 40));
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

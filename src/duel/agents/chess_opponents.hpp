@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "duel/agents/agent.hpp"
+#include "duel/core/clock.hpp"
 #include "duel/core/rng.hpp"
 #include "duel/games/minichess/minichess.hpp"
 
@@ -30,8 +31,9 @@ struct MoveFacts {
   bool capture = false;
 };
 
+// The facts of `m` when the caller already has the state after it.
 template <ChessState S>
-MoveFacts facts(const S& s, const typename S::Move& m) {
+MoveFacts facts(const S& s, const typename S::Move& m, const S& next) {
   using games::minichess::Piece;
   MoveFacts f;
   const auto& pos = s.position();
@@ -41,13 +43,17 @@ MoveFacts facts(const S& s, const typename S::Move& m) {
   if (f.capture) {
     f.captured = games::minichess::kE0Values[static_cast<std::size_t>(victim)];
   }
-  const S next = s.result(m);
   f.check = next.position().king_attacked(next.to_move());
   if (next.is_terminal()) {
     const Value u = next.utility();
     f.wins = s.to_move() == Player::First ? u > 0 : u < 0;
   }
   return f;
+}
+
+template <ChessState S>
+MoveFacts facts(const S& s, const typename S::Move& m) {
+  return facts(s, m, s.result(m));
 }
 
 // `greedy`: a winning move (checkmate) if any; else a checking move; else a
@@ -123,6 +129,108 @@ class SmartAgent final : public Agent<S> {
 
  private:
   Rng m_rng;
+};
+
+// `minimax4`: alpha-beta to depth 4 with the `smart` utility as evaluation
+// (RULES.md §1, seed 000). The utility scores a move, not a position, so a
+// line of play is scored by adding up its moves' utilities, each counted for
+// the side that made it (+ for the root mover, − for the opponent): a line
+// that captures a queen and then loses a pawn scores 209 − 201. A win ends a
+// line at once and beats any sum (a sooner win beats a later one); a side with
+// no safe move has lost; a drawn end adds nothing more. Like `smart` it only
+// plays moves that keep its king safe, and breaks ties at random. Its reported
+// value is the line's sum ÷ 100 in the game's points (a queen capture reads
+// 2.09), or a win or loss in so many plies.
+template <ChessState S>
+class Minimax4Agent final : public Agent<S> {
+ public:
+  static constexpr int kDepth = 4;
+  explicit Minimax4Agent(std::uint64_t seed) : m_rng(seed) {}
+
+  std::optional<typename S::Move> choose(const S& state, const MoveClock&) override {
+    typename S::Moves moves;
+    state.actions(moves);
+    if (moves.empty()) return std::nullopt;
+    m_report = SearchReport{};
+    m_report.algorithm = "minimax4";
+    m_report.depth = kDepth;
+    WallClock clock;
+    m_report.stats.visit(0);
+    ++m_report.stats.interior;
+    std::vector<typename S::Move> best;
+    int best_score = -kInfinity;
+    for (const auto& m : moves) {
+      const S next = state.result(m);
+      const MoveFacts f = facts(state, m, next);
+      if (!f.safe) continue;
+      // A window just below the best so far keeps equal moves exact (ties).
+      const int score = move_score(f, next, kDepth, best_score - 1, kInfinity, 0, 0);
+      if (score > best_score) {
+        best_score = score;
+        best.clear();
+      }
+      if (score == best_score) best.push_back(m);
+    }
+    m_report.stats.seconds = clock.seconds();
+    if (best.empty()) return moves[0];  // no safe move: it has lost
+    m_report.value = for_player(report_value(best_score), state.to_move());
+    return best[m_rng.below(best.size())];
+  }
+  [[nodiscard]] std::string name() const override { return "minimax4"; }
+  [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
+
+ private:
+  static constexpr int kInfinity = 1 << 28;
+  static constexpr int kWin = 1 << 20;  // beats any sum of four utilities
+
+  [[nodiscard]] static Value report_value(int score) noexcept {
+    if (score >= kWin - kMaxPly) return win_in(kWin - score);
+    if (score <= -(kWin - kMaxPly)) return loss_in(kWin + score);
+    return static_cast<Value>(score) * games::minichess::kE0Scale / 100;
+  }
+
+  // The score, for the side to move in the state before it, of a move with
+  // facts `f` leading to `next`, made at `ply` with `depth` plies left
+  // (counting this one); `path` is the line's sum so far for that side.
+  int move_score(const MoveFacts& f, const S& next, int depth, int alpha, int beta, int ply,
+                 int path) {
+    m_report.stats.visit(ply + 1);
+    if (f.wins) {
+      ++m_report.stats.leaves;
+      return kWin - (ply + 1);
+    }
+    const int sum = path + SmartAgent<S>::utility(f);
+    if (depth == 1 || next.is_terminal()) {
+      ++m_report.stats.leaves;
+      return sum;
+    }
+    return -search(next, depth - 1, -beta, -alpha, ply + 1, -sum);
+  }
+
+  // Fail-hard negamax for the side to move in `s`.
+  int search(const S& s, int depth, int alpha, int beta, int ply, int path) {
+    ++m_report.stats.interior;
+    typename S::Moves moves;
+    s.actions(moves);
+    bool any = false;
+    for (const auto& m : moves) {
+      const S next = s.result(m);
+      const MoveFacts f = facts(s, m, next);
+      if (!f.safe) continue;
+      any = true;
+      const int score = move_score(f, next, depth, alpha, beta, ply, path);
+      if (score >= beta) {
+        ++m_report.stats.cutoffs;
+        return beta;
+      }
+      if (score > alpha) alpha = score;
+    }
+    if (!any) return -(kWin - ply);  // no move keeps the king safe: lost
+    return alpha;
+  }
+
+  Rng m_rng;
+  SearchReport m_report;
 };
 
 }  // namespace duel::agents

@@ -4,8 +4,10 @@
 // seeded from (seed, game number), so a match replays exactly.
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "duel/agents/agent.hpp"
+#include "duel/core/rng.hpp"
 #include "duel/play/match.hpp"
 
 namespace duel::arena {
@@ -25,7 +27,33 @@ struct ArenaOptions {
   int games = 10;
   std::uint64_t seed = 0;
   play::MatchOptions match;
+  int openings = 0;  // random plies played before each pair of games (0 = none)
 };
+
+// A start for games 2p and 2p+1: `plies` random moves from `start`, seeded by
+// the pair, never into a finished game (deterministic agents would otherwise
+// replay the same two games over and over; both colours get each opening).
+template <games::PlayableGame S>
+S random_opening(const S& start, int plies, std::uint64_t seed) {
+  Rng rng(seed);
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    S s = start;
+    int done = 0;
+    for (; done < plies; ++done) {
+      typename S::Moves moves;
+      s.actions(moves);
+      std::vector<S> next;
+      for (const auto& m : moves) {
+        S after = s.result(m);
+        if (!after.is_terminal()) next.push_back(std::move(after));
+      }
+      if (next.empty()) break;
+      s = next[rng.below(next.size())];
+    }
+    if (done == plies) return s;
+  }
+  return start;  // no such line: the games start from the start
+}
 
 // `make(which, seed)` builds agent A (which = 0) or B (which = 1).
 template <class S>
@@ -44,7 +72,12 @@ Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions&
     const std::array<agents::Agent<S>*, 2> players =
         a_first ? std::array<agents::Agent<S>*, 2>{a.get(), b.get()}
                 : std::array<agents::Agent<S>*, 2>{b.get(), a.get()};
-    const auto record = play::play_match<S>(start, players, options.match);
+    const S first =
+        options.openings > 0
+            ? random_opening(start, options.openings,
+                             mix64(options.seed * 7919ULL + static_cast<std::uint64_t>(g / 2)))
+            : start;
+    const auto record = play::play_match<S>(first, players, options.match);
     const Value for_a = a_first ? record.payoff : -record.payoff;
     if (for_a > 0)
       ++score.wins;

@@ -8,7 +8,7 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,seed=S   the full engine
-//   greedy:seed=S, smart:seed=S  seed 000's opponents (5x5 chess only)
+//   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 #include <iostream>
 #include <memory>
 #include <string>
@@ -57,18 +57,19 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     if (auto e = spec.reject_unknown({"seed"})) return *e;
     return AgentPtr(std::make_unique<agents::RandomAgent<S>>(mixed));
   }
-  if (kind == "greedy" || kind == "smart") {
+  if (kind == "greedy" || kind == "smart" || kind == "minimax4") {
     if constexpr (agents::ChessState<S>) {
       if (auto e = spec.reject_unknown({"seed"})) return *e;
       if (kind == "greedy") return AgentPtr(std::make_unique<agents::GreedyAgent<S>>(mixed));
+      if (kind == "minimax4") return AgentPtr(std::make_unique<agents::Minimax4Agent<S>>(mixed));
       return AgentPtr(std::make_unique<agents::SmartAgent<S>>(mixed));
     } else {
       return fail(fmt::format("agent '{}' plays the 5x5 chess games only, not {}", kind, S::kName));
     }
   }
   if (kind != "minimax" && kind != "alphabeta" && kind != "engine") {
-    return fail(fmt::format("unknown agent '{}' (known: {}; chess also: greedy, smart)", kind,
-                            kAgentKinds));
+    return fail(fmt::format("unknown agent '{}' (known: {}; chess also: greedy, smart, minimax4)",
+                            kind, kAgentKinds));
   }
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.

@@ -42,6 +42,8 @@ enum class Ending : std::uint8_t {
 [[nodiscard]] std::string_view ending_text(Ending e) noexcept;
 
 struct E0;
+struct E1;
+struct E2;
 struct RandomHeuristic;
 
 template <class Rules>
@@ -49,7 +51,7 @@ class State {
  public:
   using Move = minichess::Move;
   using Moves = minichess::Moves;
-  using Heuristics = std::tuple<E0, RandomHeuristic>;
+  using Heuristics = std::tuple<E2, E1, E0, RandomHeuristic>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
@@ -111,7 +113,9 @@ using Comp472State = State<Comp472>;
 // Piece values of seed 004's e0 (RULES.md §2), with the usual 5 for a rook
 // (seed 004 has no rooks).
 inline constexpr std::array<int, kPieceTypes> kE0Values = {1, 3, 3, 5, 9, 999};
-inline constexpr Value kE0Scale = 50;  // Value per e0 point: 999 + 90 stays far below kUnit
+// Value per e0 point (a pawn): 999 + 90 stays far below kUnit. e1 and e2 use
+// the same scale, so the scores of all three print alike (in pawns).
+inline constexpr Value kE0Scale = 50;
 
 // Heuristic `e0`: seed 004's material count (#P + 3#B + 3#N + 9#Q + 999#K)
 // for White minus the same for Black, times kE0Scale.
@@ -281,3 +285,5 @@ static_assert(search::HasOrderHint<GardnerState>);
 static_assert(search::HasHistoryIndex<GardnerState>);
 
 }  // namespace duel::games::minichess
+
+#include "duel/games/minichess/eval.hpp"  // IWYU pragma: export (e1, e2)

@@ -36,6 +36,20 @@ fairy() {  # fairy VARIANT DEPTH: Fairy-Stockfish's perft from the start, timed 
   printf '%8.2f  %s  fairy-stockfish (UCI_Variant %s) go perft %s\n' \
     "$(awk "BEGIN { print $end - $start }")" "$out" "$1" "$2"
 }
+nps() {  # nps ARGS...: an engine search's nodes, seconds and nodes per second
+  "$duel" search "$@" --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%8.2f  depth %d, %d nodes, %.0f nodes/s" % (d["seconds"], d["depth"], d["nodes"], d["nodes"] / d["seconds"]))' |
+    tr -d '\n'
+  echo "  duel search $*"
+}
+fairy_nps() {  # fairy_nps VARIANT DEPTH: Fairy-Stockfish's search from the start (1 thread)
+  printf 'setoption name Threads value 1\nsetoption name Hash value 64\nsetoption name UCI_Variant value %s\nposition startpos\ngo depth %s\n' "$1" "$2" |
+    (cat; sleep "${3:-30}"; echo quit) | /usr/games/fairy-stockfish 2>&1 | grep '^info depth' | tail -n 1 |
+    awk -v v="$1" -v d="$2" '{for (i = 1; i < NF; i++) { if ($i == "nodes") n = $(i+1); if ($i == "nps") r = $(i+1); if ($i == "time") t = $(i+1) }
+      printf "%8.2f  depth %s, %s nodes, %s nodes/s  fairy-stockfish (UCI_Variant %s) go depth %s\n", t / 1000, d, n, r, v, d}'
+}
 if [ -x /usr/games/fairy-stockfish ]; then
   echo "== perft against Fairy-Stockfish, same run"
   run perft gardner 7
@@ -48,6 +62,14 @@ if [ -x /usr/games/fairy-stockfish ]; then
     run perft gardner 8
     fairy gardner 8
   fi
+fi
+echo "== engine nodes per second, 5x5 chess (one thread each)"
+nps gardner --algo engine --eval e0 --depth 11
+nps gardner --algo engine --eval e1 --depth 11
+nps gardner --algo engine --eval e2 --depth 11
+nps minichess-comp472 --algo engine --eval e2 --depth 10
+if [ -x /usr/games/fairy-stockfish ]; then
+  fairy_nps gardner 18 "$([ "${1:-}" = quick ] && echo 5 || echo 20)"
 fi
 echo "== seed 001 expectation: plain searches"
 total table nqueens --variant 1a --n 1..10 --algo minimax,alphabeta

@@ -45,6 +45,8 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
       options.ordering = req.ordering;
       // With no limit at all the engine is a solver: start at full depth.
       if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
+      // A limited search is timed (benchmarks): no page faults inside it.
+      options.prefault = req.depth > 0 || req.time > 0;
       search::Engine<S, decltype(h)> engine(h, options);
       limits.depth = req.depth;
       out = engine.search(state, limits);

@@ -379,3 +379,36 @@ TEST(MinichessHeuristics, E0) {
 
 }  // namespace
 }  // namespace duel::games::minichess
+
+namespace duel::games::minichess {
+namespace {
+
+TEST(MinichessText, Cs3243TupleMovesBothWays) {
+  // RULES.md §1b: seed square (x, y) is file x, rank y + 1; an agent returns
+  // ((x1, y1), (x2, y2)).
+  const Cs3243State s;
+  const auto m = s.parse_move("(('b', 0), ('c', 2))");
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(s.move_text(*m), "b1c3");
+  EXPECT_EQ(tuple_text(*m), "(('b', 0), ('c', 2))");
+  const auto spaced = s.parse_move("  ( ( \"A\" ,1 ) , ( 'a',2 ) ) ");
+  ASSERT_TRUE(spaced.ok()) << spaced.error();
+  EXPECT_EQ(s.move_text(*spaced), "a2a3");
+  // Every legal move survives the round trip.
+  Cs3243State::Moves moves;
+  s.actions(moves);
+  for (const Move mv : moves) {
+    const auto back = s.parse_move(tuple_text(mv));
+    ASSERT_TRUE(back.ok()) << tuple_text(mv) << ": " << back.error();
+    EXPECT_EQ(*back, mv);
+  }
+  for (const char* bad :
+       {"(('b', 0), ('c'))", "(('b', 0) ('c', 2)", "((b0c2))", "(('b', 0), ('c', 7))"}) {
+    const auto r = s.parse_move(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace duel::games::minichess

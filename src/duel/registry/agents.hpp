@@ -99,6 +99,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       // An engine with no limit at all would search to the end: give it a second.
       if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
+      settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
     } else {
       agents::PlainSettings settings{static_cast<int>(*depth), *time, kind == "alphabeta"};

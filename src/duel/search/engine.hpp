@@ -25,6 +25,7 @@ struct EngineOptions {
   bool ordering = true;      // killers, history and the game's hints
   double soft_time = 0.5;    // do not start a new iteration past this share of the time
   int first_depth = 1;       // the first iteration's depth (solvers start deep)
+  bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
 };
 
 template <GameState S, class H>
@@ -42,6 +43,7 @@ class Engine {
         m_scores(static_cast<std::size_t>(kMaxPly) + 1),
         m_order(static_cast<std::size_t>(kMaxPly) + 1) {
     if constexpr (HasHistoryIndex<S>) m_history.assign(S::kHistorySize, 0);
+    if (options.prefault) m_tt.prefault();
   }
 
   // Forget everything learned (a new game).

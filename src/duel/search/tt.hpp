@@ -89,6 +89,14 @@ class TranspositionTable {
     m_generation = 0;
     m_used = false;
   }
+  // Touches every page now, so that a timed search does not pay the kernel
+  // for zeroing them (measured: 60% of a 1 s chess search from a fresh
+  // 256 MB table went to page faults).
+  void prefault() noexcept {
+    std::memset(static_cast<void*>(m_entries.get()), 0, m_size * sizeof(TTEntry));
+    m_generation = 0;
+    m_used = false;
+  }
   void new_search() noexcept { m_generation = static_cast<std::uint8_t>((m_generation + 1) & 63U); }
   [[nodiscard]] std::size_t size() const noexcept { return m_size; }
 

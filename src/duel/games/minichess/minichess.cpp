@@ -219,6 +219,11 @@ Result<State<Rules>> State<Rules>::from_text(std::string_view text) const {
   return from_fen(text, m_limit / Rules::kPliesPerLimitUnit);
 }
 
+std::string tuple_text(const Move& m) {
+  return fmt::format("(('{}', {}), ('{}', {}))", static_cast<char>('a' + file_of(m.from())),
+                     rank_of(m.from()), static_cast<char>('a' + file_of(m.to())), rank_of(m.to()));
+}
+
 template <class Rules>
 std::string State<Rules>::move_text(const Move& m) const {
   std::string out = square_name(m.from()) + square_name(m.to());
@@ -228,7 +233,8 @@ std::string State<Rules>::move_text(const Move& m) const {
 
 template <class Rules>
 Result<Move> State<Rules>::parse_move(std::string_view text) const {
-  // Step 1. Syntax: `b1c3`, `a4a5q` or `B2 B3`, any case.
+  // Step 1. Syntax: `b1c3`, `a4a5q` or `B2 B3`, any case, or seed 000's
+  // tuple `(('a', 0), ('b', 1))` with rows counted from 0.
   std::string lower;
   for (const char c : trim(text)) {
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -237,7 +243,27 @@ Result<Move> State<Rules>::parse_move(std::string_view text) const {
   std::string_view from_text;
   std::string_view to_text;
   std::string_view promo_text;
-  if (tokens.size() == 1 && (tokens[0].size() == 4 || tokens[0].size() == 5)) {
+  std::string tuple_squares;
+  if (!lower.empty() && lower.front() == '(') {
+    // Without spaces and quotes it must read ((a,0),(b,1)); rows move up by one.
+    std::string compact;
+    for (const char c : lower) {
+      if (std::isspace(static_cast<unsigned char>(c)) == 0 && c != '\'' && c != '"') compact += c;
+    }
+    constexpr std::string_view kShape = "((x,0),(x,0))";
+    bool ok = compact.size() == kShape.size();
+    for (std::size_t i = 0; ok && i < kShape.size(); ++i) {
+      const auto c = static_cast<unsigned char>(compact[i]);
+      ok = kShape[i] == 'x' ? std::isalpha(c) != 0
+                            : (kShape[i] == '0' ? std::isdigit(c) != 0 : compact[i] == kShape[i]);
+    }
+    if (!ok) return fail(fmt::format("move '{}' is not like (('a', 0), ('b', 1))", text));
+    tuple_squares = {compact[2], compact[4], compact[8], compact[10]};
+    tuple_squares[1] = static_cast<char>(tuple_squares[1] + 1);
+    tuple_squares[3] = static_cast<char>(tuple_squares[3] + 1);
+    from_text = std::string_view(tuple_squares).substr(0, 2);
+    to_text = std::string_view(tuple_squares).substr(2, 2);
+  } else if (tokens.size() == 1 && (tokens[0].size() == 4 || tokens[0].size() == 5)) {
     from_text = tokens[0].substr(0, 2);
     to_text = tokens[0].substr(2, 2);
     promo_text = tokens[0].substr(4);

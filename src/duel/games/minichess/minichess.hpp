@@ -106,6 +106,11 @@ class State {
   std::array<std::uint64_t, Rules::kHistory> m_history{};  // oldest first
 };
 
+// Seed 000's move form (RULES.md §1b, "an agent returns ((x1, y1), (x2,
+// y2))"): `(('b', 0), ('c', 2))` for b1c3, rows counted from 0. parse_move
+// reads it back in every rule set.
+[[nodiscard]] std::string tuple_text(const Move& m);
+
 using GardnerState = State<Gardner>;
 using Cs3243State = State<Cs3243>;
 using Comp472State = State<Comp472>;

@@ -243,7 +243,7 @@ template <class S>
                   score_number(static_cast<double>(*facts.heuristic) / kScoreUnit<S>));
   }
   if (m.report) {
-    const bool minimax = m.report->algorithm.starts_with("minimax");
+    const bool minimax = m.report->algorithm == "minimax";
     out.push_back(fmt::format("{} search score: {}", minimax ? "minimax" : "alpha-beta",
                               search_score_text(after, m.report->value)));
   }

@@ -13,6 +13,7 @@ struct PerftOptions {
   std::string state;
   int depth = 1;
   bool divide = false;
+  bool dedupe = false;
 };
 
 // The generic count: every action of the game is a move path.
@@ -37,10 +38,39 @@ concept HasOwnPerft = requires(const S& s) {
   divide(s, 1);
 };
 
+// A game where different paths can make the same change (checkers: two jump
+// routes with the same start, end and captures) may also count them merged,
+// for `--dedupe`.
+template <class S>
+concept HasDedupePerft = requires(const S& s) {
+  { perft_dedupe(s, 1) } -> std::convertible_to<std::uint64_t>;
+  divide_dedupe(s, 1);
+};
+
 template <class S>
 int run_perft(const S& start, const PerftOptions& o) {
   WallClock clock;
   std::uint64_t total = 0;
+  if (o.dedupe) {
+    if constexpr (HasDedupePerft<S>) {
+      if (o.divide) {
+        for (const auto& [m, n] : divide_dedupe(start, o.depth)) {
+          std::cout << start.move_text(m) << ": " << n << '\n';
+          total += n;
+        }
+      } else {
+        total = perft_dedupe(start, o.depth);
+      }
+      std::cerr << fmt::format("perft {} depth {} (deduplicated): {:.3f} s\n", start.spec(),
+                               o.depth, clock.seconds());
+      std::cout << total << '\n';
+      return 0;
+    } else {
+      return bad_input(
+          fmt::format("perft --dedupe: {} has no duplicate move paths to merge (only checkers has)",
+                      start.spec()));
+    }
+  }
   if constexpr (HasOwnPerft<S>) {
     if (o.divide) {
       for (const auto& [m, n] : divide(start, o.depth)) {
@@ -75,6 +105,8 @@ Command add_perft(CLI::App& app) {
   sub->add_option("depth", o->depth, "Depth in plies")->required()->check(CLI::Range(1, 64));
   sub->add_option("--state,--fen", o->state, "Position in the game's text form");
   sub->add_flag("--divide", o->divide, "Print the count below each first move");
+  sub->add_flag("--dedupe", o->dedupe,
+                "Merge jump paths with the same start, end and captures (checkers)");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_perft(s, *o); });
           }};

@@ -103,7 +103,8 @@ INSTANTIATE_TEST_SUITE_P(Games, Conformance,
                                            "kcell:n=2,k=7", "kcell:n=3,k=15", "kcell:n=1,k=3",
                                            "kcell:n=5,k=30", "gardner", "gardner-cs3243",
                                            "minichess-comp472", "minichess-comp472:max-turns=2",
-                                           "gardner:draw-plies=8"));
+                                           "gardner:draw-plies=8", "checkers",
+                                           "checkers:draw-plies=6"));
 
 }  // namespace
 }  // namespace duel::games

@@ -16,7 +16,7 @@ namespace {
 // Strings made mostly of the characters the parsers care about.
 rc::Gen<std::string> messy_text() {
   return rc::gen::container<std::string>(
-      rc::gen::oneOf(rc::gen::elementOf(std::string("nqueskcl:=,0123456789-+ ./XOox_[]?")),
+      rc::gen::oneOf(rc::gen::elementOf(std::string("nqueskcl:=,0123456789-+ ./XOox_[]?BWbwKEJ\n")),
                      rc::gen::arbitrary<char>()));
 }
 
@@ -26,6 +26,7 @@ RC_GTEST_PROP(Robustness, SpecsAndPositionsNeverCrash, ()) {
   (void)registry::make_game("nqueens:n=5,variant=2", text);
   (void)registry::make_game("nqueens:n=4,variant=1b", text);
   (void)registry::make_game("kcell:n=2,k=7", text);
+  (void)registry::make_game("checkers", text);
   (void)registry::make_agent<games::kcell::State>(text);
   const auto err = Spec::parse(text);
   if (!err) RC_ASSERT(err.error().find('\n') == std::string::npos);
@@ -33,7 +34,8 @@ RC_GTEST_PROP(Robustness, SpecsAndPositionsNeverCrash, ()) {
 
 RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
   const std::string text = *messy_text();
-  for (const char* spec : {"nqueens:n=6,variant=1a", "nqueens:n=6,variant=2", "kcell:n=2,k=7"}) {
+  for (const char* spec :
+       {"nqueens:n=6,variant=1a", "nqueens:n=6,variant=2", "kcell:n=2,k=7", "checkers"}) {
     auto game = registry::make_game(spec);
     RC_ASSERT(game.ok());
     std::visit(

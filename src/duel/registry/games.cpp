@@ -17,6 +17,8 @@ const std::vector<GameInfo>& game_list() {
        "Gardner 5x5 minichess, NUS CS3243 rules: no promotion, king capture (seed 000)"},
       {"minichess-comp472", "minichess-comp472:max-turns=10",
        "Concordia COMP 472 5x5 mini chess: no check rule, king capture (seed 004)"},
+      {"checkers", "checkers:draw-plies=50",
+       "English draughts / American checkers, Black moves first (seed 003, RULES.md 5)"},
   };
   return kGames;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "duel/core/result.hpp"
+#include "duel/games/checkers/checkers.hpp"
 #include "duel/games/kcell/kcell.hpp"
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/games/nqueens/nqueens.hpp"
@@ -14,9 +15,9 @@
 namespace duel::registry {
 
 // Every game Duel plays, as the start state of one spec.
-using AnyGame =
-    std::variant<games::nqueens::State, games::kcell::State, games::minichess::GardnerState,
-                 games::minichess::Cs3243State, games::minichess::Comp472State>;
+using AnyGame = std::variant<games::nqueens::State, games::kcell::State,
+                             games::minichess::GardnerState, games::minichess::Cs3243State,
+                             games::minichess::Comp472State, games::checkers::State>;
 
 struct GameInfo {
   std::string_view name;

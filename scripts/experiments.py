@@ -1,16 +1,24 @@
 #!/usr/bin/python3
-"""Regenerates docs/experiments/nqueens.md and docs/experiments/kcell.md.
+"""Regenerates docs/experiments/nqueens.md, kcell.md and minichess.md.
 
 Every number in those files comes from the duel commands this script runs
 (shown beside each table); nothing is typed in by hand. Run it through
 scripts/experiments.sh, which builds duel first.
+
+Usage: experiments.py [nqueens] [kcell] [minichess] [--strength]
+(no section: all three). minichess.md's table against seed 000's opponents
+(the engine at 1 s a move, 10-20 minutes) is measured only with --strength;
+without it the table already in the file is kept.
 """
+import atexit
 import datetime
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DUEL = os.path.join(ROOT, "build", "bin", "duel")
@@ -259,10 +267,399 @@ def kcell():
         f.write("".join(md))
 
 
+# ---------------------------------------------------------------- minichess
+
+COMP472 = "minichess-comp472"
+HEURISTICS = ("e0", "e1", "e2")
+STRENGTH_BEGIN = "<!-- strength:begin -->"
+STRENGTH_END = "<!-- strength:end -->"
+# The JSON value of a 5x5 chess search is in payoff points (kUnit = 100000,
+# src/duel/core/types.hpp); one e0 point (a pawn) is kE0Scale = 50 of those
+# (src/duel/games/minichess/minichess.hpp). Pawns per point:
+PAWNS_PER_POINT = 100000 / 50
+# Fixed positions for minimax against alpha-beta (besides the start). Both
+# come from the game `duel play minichess-comp472 --white
+# alphabeta:depth=4,eval=e2 --black alphabeta:depth=4,eval=e1`:
+# after its first 6 plies (c2c3 d4d3 e1d2 c5e3 d2e1 e3c1; White to recapture
+# a bishop) and after its first 10 (... d1c1 b5a4 b1a3 a4b3; the queens out).
+POSITIONS = (
+    ("the start", None),
+    ("after 6 plies", "kq1n1/2p2/2Pp1/1P3/1NbQK w - - 0 4"),
+    ("after 10 plies", "k2n1/2p2/NqPp1/1P3/2Q1K w - - 3 6"),
+)
+MAX_DEPTH = 6
+MINIMAX_BUDGET = 20.0  # seconds: a depth whose minimax would take longer is skipped
+
+
+TIMES = {}  # part -> seconds, printed on stderr at the end
+
+
+def timed(f):
+    start = datetime.datetime.now()
+    result = f()
+    return result, (datetime.datetime.now() - start).total_seconds()
+
+
+def margin(score, n):
+    """Half-width of a rough 95% interval of a score over n games."""
+    return 1.96 * (score * (1 - score) / n) ** 0.5
+
+
+def verdict(a, b, score, m):
+    if score - m > 0.5:
+        return f"`{a}` scores more than `{b}`; the margin excludes an even score"
+    if score + m < 0.5:
+        return f"`{b}` scores more than `{a}`; the margin excludes an even score"
+    return f"`{a}` and `{b}` are within the margin of an even score"
+
+
+def round_robin(game, spec, games, openings, seed=1):
+    """Every pair of heuristics once; returns rows and the arena command template."""
+    template = (f"duel arena {game} --agent {spec.format(e='A')} --agent {spec.format(e='B')} "
+                f"--games {games} --openings {openings} --seed {seed} --json")
+    rows = []
+    for i, a in enumerate(HEURISTICS):
+        for b in HEURISTICS[i + 1:]:
+            r = duel_json("arena", game, "--agent", spec.format(e=a), "--agent", spec.format(e=b),
+                          "--games", str(games), "--openings", str(openings), "--seed", str(seed))
+            rows.append((a, b, r))
+    return rows, template
+
+
+def round_robin_md(rows, template):
+    md = [f"`{template}`\n\n",
+          "| A | B | games | A wins | draws | A losses | A's score | ±95% |\n",
+          "|---|---|---:|---:|---:|---:|---:|---:|\n"]
+    points = {h: 0.0 for h in HEURISTICS}
+    played = {h: 0 for h in HEURISTICS}
+    for a, b, r in rows:
+        n, s = r["games"], r["score"]
+        md.append(f"| `{a}` | `{b}` | {n} | {r['wins']} | {r['draws']} | {r['losses']} | "
+                  f"{s:.3f} | {margin(s, n):.3f} |\n")
+        points[a] += s * n
+        points[b] += (1 - s) * n
+        played[a] += n
+        played[b] += n
+    md.append("\n")
+    for a, b, r in rows:
+        md.append(f"- {verdict(a, b, r['score'], margin(r['score'], r['games']))} "
+                  f"({r['score']:.3f} ± {margin(r['score'], r['games']):.3f}).\n")
+    order = sorted(HEURISTICS, key=lambda h: -points[h])
+    md.append("- Points over both matches (a win 1, a draw ½): " +
+              ", ".join(f"`{h}` {points[h]:g}/{played[h]}" for h in order) + ".\n\n")
+    return "".join(md)
+
+
+def heuristics_md():
+    md = ["## 1. `e0` against `e1` against `e2`\n\n",
+          "Seed 004 (D3) asks for an analysis of the heuristics with respect to one\n"
+          "another. The three, as docs/rules/minichess.md and\n"
+          "`src/duel/games/minichess/eval.hpp` describe them:\n\n"
+          "- `e0` is the seed's material count, White minus Black: pawn 1, bishop\n"
+          "  and knight 3, queen 9, king 999 (a rook, in the Gardner games, 5). It\n"
+          "  cannot tell a pawn about to promote from one at home, nor a knight in\n"
+          "  the corner from one in the centre.\n"
+          "- `e1` counts material in centipawns (P 100, N 300, B 310, R 500, Q 900)\n"
+          "  and adds what a piece is worth where it stands: pawns gain as they near\n"
+          "  promotion (where there is promotion; in CS3243 a pawn on the last rank\n"
+          "  is dead), knights, bishops and the queen gain in the centre, a king off\n"
+          "  its back rank loses, and every piece gains for the squares it attacks.\n"
+          "  On a 5x5 board every piece is one or two moves from the enemy king, so\n"
+          "  what pieces attack matters as much as what they are.\n"
+          "- `e2` is `e1` plus tactics seen without searching: 90% of the side to\n"
+          "  move's best capture (a one-move static exchange) minus 20% of the\n"
+          "  opponent's, pressure on the squares around each king, and (under king\n"
+          "  capture) 50 pawns when the side to move attacks the enemy king; and the\n"
+          "  whole score is scaled down, linearly to half at the limit, as the\n"
+          "  no-progress draw nears, so the side ahead is pushed to make progress.\n\n"
+          "Each cell is an arena match: colours alternate, and each pair of games\n"
+          "starts from the same position reached by 4 random plies (`--openings 4`),\n"
+          "so the deterministic players do not repeat one game. Counts are from A's\n"
+          "view; the score is (wins + draws/2) / games. **±95%** is a rough margin,\n"
+          "1.96·√(score·(1−score)/games): it treats every game as an independent\n"
+          "trial, which overstates the spread where there are draws and ignores that\n"
+          "games come in pairs from one opening. A score whose margin excludes 0.5\n"
+          "is read below as a difference; anything else as no measured difference.\n\n"]
+    md.append("### Same search: alpha-beta to depth 4\n\n"
+              "The seed compares heuristics under the same search, so both players are\n"
+              "plain alpha-beta with a depth-4 cut-off; only the heuristic differs.\n\n")
+    for game in (COMP472, "gardner", "gardner-cs3243"):
+        (rows, template), secs = timed(
+            lambda: round_robin(game, "alphabeta:depth=4,eval={e}", 100, 4))
+        md.append(f"#### `{game}`\n\n" + round_robin_md(rows, template))
+        TIMES[f"depth-4 round robin, {game}"] = secs
+    md.append(f"### Same time: the engine at 0.02 s a move (`{COMP472}`)\n\n"
+              "A heuristic that costs more to compute leaves less time to search; with\n"
+              "a clock instead of a depth both players get the same time. The engine is\n"
+              "Duel's own search (iterative deepening, transposition table, move\n"
+              "ordering). Fewer games than above keep the run short, so the margins are\n"
+              "wider; times on a shared machine are noisy, so this table varies more from\n"
+              "run to run than the one above.\n\n")
+    (rows, template), secs = timed(
+        lambda: round_robin(COMP472, "engine:time=0.02,eval={e}", 40, 4))
+    TIMES[f"engine round robin, {COMP472}"] = secs
+    md.append(round_robin_md(rows, template))
+    return "".join(md)
+
+
+def ms(seconds):
+    v = seconds * 1000
+    return f"{v:.3f}" if v < 10 else f"{v:.1f}" if v < 1000 else f"{v:,.0f}"
+
+
+def search(algo, depth, fen):
+    args = ["search", COMP472, "--algo", algo, "--depth", str(depth), "--eval", "e0"]
+    if fen:
+        args += ["--state", fen]
+    doc = duel_json(*args)
+    if not doc["complete"] or doc["depth"] != depth:
+        sys.exit(f"experiments.py: duel {' '.join(args)} did not complete depth {depth}")
+    return doc
+
+
+def pawns(value):
+    return fmt_value(round(value * PAWNS_PER_POINT, 2))
+
+
+def minimax_vs_alphabeta_md():
+    md = ["## 2. Alpha-beta against plain minimax\n\n",
+          "Both searches are Duel's plain ones (`src/duel/search/plain.hpp`): no\n"
+          "transposition table and no move ordering (moves in generation order),\n"
+          "`e0` at the cut-off. Alpha-beta must return the same value as minimax;\n"
+          "the script checks it at every depth and stops if they differ. The value is\n"
+          "White's, in `e0` points (pawns). Commands, for each position and depth D:\n"
+          f"`duel search {COMP472} [--state FEN] --algo minimax --depth D --eval e0 --json`\n"
+          "and the same with `--algo alphabeta`. A depth whose minimax would take\n"
+          f"more than {MINIMAX_BUDGET:.0f} s (estimated from the depth before: its time times its\n"
+          "growth in nodes) is left out.\n\n"]
+    all_rows = []
+    for label, fen in POSITIONS:
+        rows = []
+        for depth in range(1, MAX_DEPTH + 1):
+            if len(rows) >= 2:
+                growth = rows[-1][0]["nodes"] / rows[-2][0]["nodes"]
+                if rows[-1][0]["seconds"] * growth > MINIMAX_BUDGET:
+                    break
+            mm = search("minimax", depth, fen)
+            ab = search("alphabeta", depth, fen)
+            if mm["value"] != ab["value"]:
+                sys.exit(f"experiments.py: minimax ({mm['value']}) and alpha-beta "
+                         f"({ab['value']}) disagree at depth {depth} on {fen or 'the start'}")
+            rows.append((mm, ab))
+        state = rows[0][0]["state"]
+        moves = rows[0][0]["nodes_by_depth"][1]
+        md.append(f"### {label.capitalize()}: `{state}`\n\n"
+                  f"{moves} moves for the side to move.\n\n"
+                  "| depth | minimax nodes | alpha-beta nodes | minimax / alpha-beta | "
+                  "minimax ms | alpha-beta ms | value (both) | best (minimax, alpha-beta) |\n"
+                  "|---:|---:|---:|---:|---:|---:|---:|---|\n")
+        for mm, ab in rows:
+            md.append(f"| {mm['depth']} | {mm['nodes']:,} | {ab['nodes']:,} | "
+                      f"{ratio(mm['nodes'], ab['nodes']):.1f} | {ms(mm['seconds'])} | "
+                      f"{ms(ab['seconds'])} | {pawns(mm['value'])} | "
+                      f"`{mm['best']}`, `{ab['best']}` |\n")
+        if len(rows) < MAX_DEPTH:
+            md.append(f"\nDepth {len(rows) + 1} left out: minimax's estimate is over "
+                      f"{MINIMAX_BUDGET:.0f} s.\n")
+        md.append("\n")
+        all_rows.append((label, rows))
+    start_rows = all_rows[0][1]
+    fewer = [(label, mm["depth"]) for label, rows in all_rows for mm, ab in rows
+             if ab["nodes"] < mm["nodes"]]
+    total = sum(len(rows) for _, rows in all_rows)
+    deeper = [(label, mm["depth"]) for label, rows in all_rows for mm, ab in rows
+              if mm["depth"] > 1]
+    growing = all(ratio(r1[0]["nodes"], r1[1]["nodes"]) < ratio(r2[0]["nodes"], r2[1]["nodes"])
+                  for _, rows in all_rows for r1, r2 in zip(rows[1:], rows[2:]))
+    if set(deeper) <= set(fewer):
+        md.append("Alpha-beta visits fewer nodes than minimax at every depth from 2 on in\n"
+                  "every position above" +
+                  (" (at depth 1 both evaluate every move)" if len(fewer) == len(deeper) else "") +
+                  (",\nand the ratio grows with every depth from 2 on" if growing else "") + ".\n")
+    else:
+        md.append(f"Alpha-beta visits fewer nodes than minimax in {len(fewer)} of the {total} "
+                  "rows above. ")
+    last_mm, last_ab = start_rows[-1]
+    md.append(f"At depth {last_mm['depth']} from the start it visits "
+              f"{ratio(last_mm['nodes'], last_ab['nodes']):.0f} times fewer\n"
+              f"nodes, in {ms(last_ab['seconds'])} ms against {ms(last_mm['seconds'])} ms. "
+              "The values agree at every depth (checked).\n")
+    differ = [f"{label} at depth {mm['depth']}" for label, rows in all_rows for mm, ab in rows
+              if mm["best"] != ab["best"]]
+    md.append("The best moves agree too.\n\n" if not differ else
+              "The best moves differ (with the same value) " + "; ".join(differ) +
+              ": several moves share the best value there.\n\n")
+    b = start_rows[0][0]["nodes_by_depth"][1]
+    md.append("### Against the best case (Knuth and Moore)\n\n"
+              "With perfect move ordering (the best move always searched first),\n"
+              "alpha-beta on a uniform tree of branching factor b and depth d looks at\n"
+              "b^⌈d/2⌉ + b^⌊d/2⌋ − 1 leaves, against b^d for minimax. That is a lower\n"
+              "bound for perfect ordering, not something this alpha-beta can be expected\n"
+              "to reach: it uses **no move ordering**. The reference line takes b = "
+              f"{b},\nthe number of moves at the start; the real tree is not uniform (the\n"
+              "branching factor grows as pieces come out, and a king capture ends a line),\n"
+              "so the measured minimax leaves are not exactly b^d either. Leaves at the\n"
+              "start position, from the same runs as the first table:\n\n"
+              f"| depth | minimax leaves | b^d (b = {b}) | alpha-beta leaves | "
+              "best case b^⌈d/2⌉ + b^⌊d/2⌋ − 1 | alpha-beta / best case |\n"
+              "|---:|---:|---:|---:|---:|---:|\n")
+    for mm, ab in start_rows:
+        d = mm["depth"]
+        best = b ** ((d + 1) // 2) + b ** (d // 2) - 1
+        md.append(f"| {d} | {mm['leaves']:,} | {b ** d:,} | {ab['leaves']:,} | {best:,} | "
+                  f"{ratio(ab['leaves'], best):.1f} |\n")
+    d = start_rows[-1][0]["depth"]
+    gap = ratio(start_rows[-1][1]["leaves"], b ** ((d + 1) // 2) + b ** (d // 2) - 1)
+    wider = start_rows[-1][0]["leaves"] > b ** d
+    md.append(f"\nAt depth {d} the unordered alpha-beta looks at {gap:.1f} times the leaves of\n"
+              f"the reference line's best case" +
+              (f" (the real tree, with {start_rows[-1][0]['leaves']:,} minimax leaves\n"
+               f"against {b ** d:,} = {b}^{d}, branches more, so its true best case is larger\n"
+               "and the gap smaller)" if wider else "") +
+              ". That gap is what move ordering can at most win back;\n"
+              "Duel's engine orders moves (`duel search ... --no-ordering` measures what\n"
+              "its ordering buys).\n\n")
+    return "".join(md)
+
+
+# (game, opponent, seed 000's pass bar: the share of games won or drawn; RULES.md)
+STRENGTH_OPPONENTS = (
+    ("gardner-cs3243", "first", 1.0), ("gardner-cs3243", "random", 1.0),
+    ("gardner-cs3243", "greedy", 0.9), ("gardner-cs3243", "smart", 0.9),
+    ("gardner-cs3243", "minimax4", 0.8),
+    (COMP472, "alphabeta:depth=4,eval=e0", None),
+)
+
+
+def strength_md():
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = [f"Measured by `bash scripts/experiments.sh minichess --strength` on {now}.\n"
+          f"Machine: {machine()}.\n\n"
+          "Command for each row: `duel arena GAME --agent engine:time=1 --agent B --games 20 "
+          "--json`\n(colours alternate; counts from the engine's view). The pass bar is seed\n"
+          "000's (for 10 games each): the share of games the engine must win or draw;\n"
+          "seed 004 sets none.\n\n"
+          "| game | B | games | engine wins | draws | engine losses | win or draw | pass bar | "
+          "run time (s) |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n"]
+    not_won, failed = [], []
+    for game, opponent, bar in STRENGTH_OPPONENTS:
+        r, secs = timed(lambda: duel_json("arena", game, "--agent", "engine:time=1",
+                                          "--agent", opponent, "--games", "20"))
+        TIMES[f"strength, {game} vs {opponent}"] = secs
+        share = (r["wins"] + r["draws"]) / r["games"]
+        md.append(f"| `{game}` | `{opponent}` | {r['games']} | {r['wins']} | {r['draws']} | "
+                  f"{r['losses']} | {share:.0%} | {'-' if bar is None else f'{bar:.0%}'} | "
+                  f"{secs:.0f} |\n")
+        if r["wins"] != r["games"]:
+            not_won.append(f"`{opponent}` ({game}: {r['draws']} drawn, {r['losses']} lost)")
+        if bar is not None and share < bar:
+            failed.append(f"`{opponent}`")
+    md.append("\n" + ("Every row with a pass bar meets it. " if not failed else
+                      "Below the pass bar: " + ", ".join(failed) + ". ") +
+              ("The engine won every game, which is Duel's own goal (RULES.md:\n"
+               "win every game within a second a move).\n" if not not_won else
+               "Duel's own goal (RULES.md) is to win every game within a second a move;\n"
+               "the engine did not win every game against " + ", ".join(not_won) + ".\n"))
+    return "".join(md)
+
+
+def kept_strength(path):
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return None
+    if STRENGTH_BEGIN not in text or STRENGTH_END not in text:
+        return None
+    return text.split(STRENGTH_BEGIN, 1)[1].split(STRENGTH_END, 1)[0].strip("\n") + "\n"
+
+
+def trace_md():
+    args = ["play", COMP472, "--white", "alphabeta:depth=3,eval=e2",
+            "--black", "alphabeta:depth=3,eval=e0", "--max-turns", "10",
+            "--alphabeta", "true", "--timeout", "5"]
+    with tempfile.TemporaryDirectory() as tmp:
+        duel(*args, "--trace-dir", tmp, "-q")
+        names = [n for n in os.listdir(tmp) if n.startswith("gameTrace-")]
+        if len(names) != 1:
+            sys.exit(f"experiments.py: expected one gameTrace file, found {names}")
+        with open(os.path.join(tmp, names[0])) as f:
+            lines = f.read().splitlines()
+    head = 60
+    # The tail: from the last action's first line to the end (the result).
+    last = max((i for i, line in enumerate(lines) if line.startswith(("white, turn", "black, turn"))),
+               default=len(lines) - 6)
+    md = ["## 4. A game trace (seed 004 §2.5)\n\n",
+          f"`duel {' '.join(args)} --trace-dir DIR -q`\n"
+          f"writes `DIR/{names[0]}` ({len(lines)} lines). With a clock (`--timeout`)\n"
+          "the players deepen one ply at a time, so the root (depth 0) counts once per\n"
+          f"iteration (docs/cli.md). Its first {head} lines:\n\n```text\n",
+          "\n".join(lines[:head]), "\n```\n\n"]
+    if len(lines) > head:
+        shown = lines[max(head, last):]
+        md += [f"and its last {len(shown)} (the last move and the result):\n\n```text\n",
+               "\n".join(shown), "\n```\n"]
+    return "".join(md)
+
+
+def minichess(strength):
+    path = os.path.join(OUT, "minichess.md")
+    kept = None if strength else kept_strength(path)
+    md = [header("5x5 chess: heuristics, alpha-beta and strength", "scripts/experiments.sh minichess")]
+    md.append("Seed 004 (Concordia COMP 472) asks, in its report (D3), for an analysis of\n"
+              "the heuristics `e0`, `e1` and `e2` against one another and of the effect of\n"
+              "alpha-beta on the search; seed 000 (NUS CS3243) sets pass bars against five\n"
+              "reference opponents. Rules and heuristics: docs/rules/minichess.md.\n\n"
+              "Regenerate: `bash scripts/experiments.sh minichess` (a few minutes; it keeps\n"
+              "the strength table of section 3), or `bash scripts/experiments.sh minichess\n"
+              "--strength` to measure that table again too (10-20 minutes more).\n\n")
+    md.append(heuristics_md())
+    md.append(timed_part("minimax against alpha-beta", minimax_vs_alphabeta_md))
+    md.append("## 3. Against seed 000's opponents: the engine at 1 s a move\n\n")
+    if strength:
+        block = strength_md()
+    else:
+        block = kept or ("Not measured yet: run `bash scripts/experiments.sh minichess "
+                         "--strength`.\n")
+    md.append(f"{STRENGTH_BEGIN}\n{block}{STRENGTH_END}\n\n")
+    md.append(timed_part("trace", trace_md))
+    with open(path, "w") as f:
+        f.write("".join(md))
+    for part, secs in TIMES.items():
+        print(f"minichess: {part}: {secs:.0f} s", file=sys.stderr)
+
+
+def timed_part(name, f):
+    text, secs = timed(f)
+    TIMES[name] = secs
+    return text
+
+
+def snapshot_duel():
+    """Runs a copy of duel, so a rebuild during a long run cannot swap it midway."""
+    global DUEL
+    tmp = tempfile.mkdtemp(prefix="duel-experiments-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    copy = os.path.join(tmp, "duel")
+    shutil.copy2(DUEL, copy)
+    subprocess.run([copy, "--version"], check=True, capture_output=True)
+    DUEL = copy
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["nqueens", "kcell"]
+    snapshot_duel()
+    args = sys.argv[1:]
+    strength = "--strength" in args
+    which = [a for a in args if a != "--strength"] or ["nqueens", "kcell", "minichess"]
+    unknown = [a for a in which if a not in ("nqueens", "kcell", "minichess")]
+    if unknown:
+        sys.exit(f"usage: experiments.py [nqueens] [kcell] [minichess] [--strength]; "
+                 f"unknown: {' '.join(unknown)}")
     if "nqueens" in which:
         nqueens()
     if "kcell" in which:
         kcell()
+    if "minichess" in which:
+        minichess(strength)

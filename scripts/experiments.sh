@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/experiments/*.md (and the plot) from measured runs.
-# Usage: experiments.sh [nqueens] [kcell]. Takes a few minutes.
+# Usage: experiments.sh [nqueens] [kcell] [minichess] [--strength]. Takes a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -113,17 +113,20 @@ TEST(ChessEval, E1PrefersACentralKnight) {
   EXPECT_GT(centre, corner);
 }
 
-TEST(ChessEval, E2SeesTheSideToMovesCapture) {
+TEST(ChessEval, E1AndE2SeeTheSideToMovesCapture) {
   // The white rook on a1 can take the undefended black queen on a4. With
-  // White to move e2 counts most of the queen; with Black to move the queen
+  // White to move e1 and e2 count most of the queen; with Black to move the queen
   // escapes and only a small threat bonus stays.
   const std::string board = "4k/q4/5/5/R3K";
   const Value white = E2{}(at<GardnerState>(board + " w - - 0 1"));
   const Value black = E2{}(at<GardnerState>(board + " b - - 0 1"));
   EXPECT_GT(white - black, 5 * kE0Scale);
-  // e1 looks at the board only: the side to move does not change it.
-  EXPECT_EQ(E1{}(at<GardnerState>(board + " w - - 0 1")),
-            E1{}(at<GardnerState>(board + " b - - 0 1")));
+  // e1 counts the same capture; e0 only counts the board.
+  EXPECT_GT(
+      E1{}(at<GardnerState>(board + " w - - 0 1")) - E1{}(at<GardnerState>(board + " b - - 0 1")),
+      5 * kE0Scale);
+  EXPECT_EQ(E0{}(at<GardnerState>(board + " w - - 0 1")),
+            E0{}(at<GardnerState>(board + " b - - 0 1")));
 }
 
 TEST(ChessEval, E2SeesAKingEnPriseUnderKingCapture) {

@@ -11,11 +11,12 @@
 // as much as what they are:
 //   e1 = material with chess values + piece-square terms (pawn advance while
 //        promotion is possible, central minor pieces and queen, the king at
-//        home) + mobility (squares each piece attacks, weighted by piece).
-//   e2 = e1 + tactics: the side to move's best capture (a one-ply static
-//        exchange, so a leaf in the middle of an exchange is not misjudged),
-//        the opponent's threats, pressure on the squares around each king,
-//        and under king capture (COMP 472) a king the side to move can take.
+//        home) + mobility (squares each piece attacks, weighted by piece) +
+//        the side to move's best capture (a one-move static exchange, so a
+//        leaf in the middle of an exchange is not misjudged).
+//   e2 = e1 + the opponent's threats, pressure on the squares around each
+//        king, under king capture (COMP 472) a king the side to move can
+//        take, and a lead that shrinks as the draw clock runs out.
 // docs/experiments/minichess.md shows the measured difference (arena runs).
 #include <algorithm>
 #include <array>
@@ -156,12 +157,13 @@ template <class Rules>
 
 }  // namespace eval_detail
 
-// Heuristic `e1`: material, piece-square terms and mobility.
+// Heuristic `e1`: material, piece-square terms, mobility and the side to
+// move's best capture.
 struct E1 {
   static constexpr std::string_view kName = "e1";
   static constexpr std::string_view kAbout =
       "material (P 1, N 3, B 3.1, R 5, Q 9) + pawn advance, central pieces, king at home, "
-      "mobility";
+      "mobility, side to move's best capture";
   explicit E1(std::uint64_t /*seed*/ = 0) noexcept {}
   template <class Rules>
   [[nodiscard]] Value operator()(const State<Rules>& s) const noexcept {
@@ -169,17 +171,23 @@ struct E1 {
     const auto& p = s.position();
     const AttackMap white = attack_map(p, Player::First);
     const AttackMap black = attack_map(p, Player::Second);
-    return to_value(static_terms(p, Player::First) - static_terms(p, Player::Second) +
-                    white.mobility - black.mobility);
+    int score = static_terms(p, Player::First) - static_terms(p, Player::Second) + white.mobility -
+                black.mobility;
+    // The side to move cashes most of its best capture (a one-move exchange).
+    const bool white_moves = s.to_move() == Player::First;
+    const int gain = white_moves ? best_capture(p, Player::First, white, black)
+                                 : best_capture(p, Player::Second, black, white);
+    score += (white_moves ? 1 : -1) * (9 * gain / 10);
+    return to_value(score);
   }
 };
 
-// Heuristic `e2`: e1 + the side to move's best capture, the opponent's
-// threats, pressure around each king, and (king capture rules) a king en prise.
+// Heuristic `e2`: e1 + the opponent's threats, pressure around each king,
+// (king capture rules) a king en prise, and the draw clock.
 struct E2 {
   static constexpr std::string_view kName = "e2";
   static constexpr std::string_view kAbout =
-      "e1 + side to move's best capture + threats + pressure around the kings";
+      "e1 + threats + pressure around the kings + king en prise + draw clock";
   explicit E2(std::uint64_t /*seed*/ = 0) noexcept {}
   template <class Rules>
   [[nodiscard]] Value operator()(const State<Rules>& s) const noexcept {

@@ -112,6 +112,17 @@ TEST(Cli, SolveJsonAndPerftLastLine) {
   EXPECT_EQ(d.out.substr(d.out.rfind('\n', d.out.size() - 2) + 1), "53\n");
 }
 
+TEST(Cli, CheckersPerftAndDedupe) {
+  // OEIS A133046: 7, 49, 302, 1469, 7361, 36768 from the start.
+  EXPECT_EQ(duel("perft checkers 6").out, "36768\n");
+  // RULES.md §5: a king's jump path may end on its own start square. The
+  // king on 18 (d4) circles the four men either way: two paths with the same
+  // start, end and captures; --dedupe merges them.
+  EXPECT_EQ(duel("perft checkers --state B:W6,7,14,15:BK18 1").out, "2\n");
+  EXPECT_EQ(duel("perft checkers --state B:W6,7,14,15:BK18 1 --dedupe").out, "1\n");
+  expect_bad_input("perft nqueens:n=5 1 --dedupe", "dedupe");
+}
+
 TEST(Cli, ArenaJsonShape) {
   const CliRun r =
       duel("arena kcell:n=2,k=7 --agent engine:depth=4 --agent random --games 4 --json");

@@ -12,26 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "duel/core/text.hpp"
+
 namespace duel::games::checkers {
 namespace {
-
-[[nodiscard]] std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
-  return s;
-}
-
-[[nodiscard]] std::vector<std::string_view> split(std::string_view s) {
-  std::vector<std::string_view> out;
-  while (true) {
-    s = trim(s);
-    if (s.empty()) return out;
-    std::size_t n = 0;
-    while (n < s.size() && std::isspace(static_cast<unsigned char>(s[n])) == 0) ++n;
-    out.push_back(s.substr(0, n));
-    s.remove_prefix(n);
-  }
-}
 
 [[nodiscard]] std::string lower(std::string_view s) {
   std::string out;

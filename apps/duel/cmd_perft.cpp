@@ -1,5 +1,8 @@
 // duel perft GAME DEPTH: counts the move paths of length DEPTH (a rules check).
 #include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common.hpp"
 #include "duel/core/clock.hpp"
@@ -47,24 +50,33 @@ concept HasDedupePerft = requires(const S& s) {
   divide_dedupe(s, 1);
 };
 
-template <class S>
-int run_perft(const S& start, const PerftOptions& o) {
+// Prints the split by first move (if asked), the time and the total; the
+// counts come from `count` (a game's own perft) or `split` (its divide).
+template <class S, class Count, class Split>
+int report(const S& start, const PerftOptions& o, std::string_view kind, Count count, Split split) {
   WallClock clock;
   std::uint64_t total = 0;
+  if (o.divide) {
+    for (const auto& [m, n] : split()) {
+      std::cout << start.move_text(m) << ": " << n << '\n';
+      total += n;
+    }
+  } else {
+    total = count();
+  }
+  std::cerr << fmt::format("perft {} depth {}{}: {:.3f} s\n", start.spec(), o.depth, kind,
+                           clock.seconds());
+  std::cout << total << '\n';
+  return 0;
+}
+
+template <class S>
+int run_perft(const S& start, const PerftOptions& o) {
   if (o.dedupe) {
     if constexpr (HasDedupePerft<S>) {
-      if (o.divide) {
-        for (const auto& [m, n] : divide_dedupe(start, o.depth)) {
-          std::cout << start.move_text(m) << ": " << n << '\n';
-          total += n;
-        }
-      } else {
-        total = perft_dedupe(start, o.depth);
-      }
-      std::cerr << fmt::format("perft {} depth {} (deduplicated): {:.3f} s\n", start.spec(),
-                               o.depth, clock.seconds());
-      std::cout << total << '\n';
-      return 0;
+      return report(
+          start, o, " (deduplicated)", [&] { return perft_dedupe(start, o.depth); },
+          [&] { return divide_dedupe(start, o.depth); });
     } else {
       return bad_input(
           fmt::format("perft --dedupe: {} has no duplicate move paths to merge (only checkers has)",
@@ -72,28 +84,22 @@ int run_perft(const S& start, const PerftOptions& o) {
     }
   }
   if constexpr (HasOwnPerft<S>) {
-    if (o.divide) {
-      for (const auto& [m, n] : divide(start, o.depth)) {
-        std::cout << start.move_text(m) << ": " << n << '\n';
-        total += n;
-      }
-    } else {
-      total = perft(start, o.depth);
-    }
-  } else if (o.divide && !start.is_terminal()) {
-    typename S::Moves moves;
-    start.actions(moves);
-    for (const auto& m : moves) {
-      const std::uint64_t n = count_paths(start.result(m), o.depth - 1);
-      std::cout << start.move_text(m) << ": " << n << '\n';
-      total += n;
-    }
+    return report(
+        start, o, "", [&] { return perft(start, o.depth); },
+        [&] { return divide(start, o.depth); });
   } else {
-    total = count_paths(start, o.depth);
+    // The generic count: every action's subtree, in action order.
+    const auto split = [&] {
+      std::vector<std::pair<typename S::Move, std::uint64_t>> out;
+      if (start.is_terminal()) return out;
+      typename S::Moves moves;
+      start.actions(moves);
+      for (const auto& m : moves) out.emplace_back(m, count_paths(start.result(m), o.depth - 1));
+      return out;
+    };
+    return report(
+        start, o, "", [&] { return count_paths(start, o.depth); }, split);
   }
-  std::cerr << fmt::format("perft {} depth {}: {:.3f} s\n", start.spec(), o.depth, clock.seconds());
-  std::cout << total << '\n';
-  return 0;
 }
 
 }  // namespace

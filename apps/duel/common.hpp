@@ -34,6 +34,8 @@ Command add_table(CLI::App& app);
 Command add_arena(CLI::App& app);
 Command add_games(CLI::App& app);
 Command add_bench(CLI::App& app);
+Command add_homework(CLI::App& app);
+Command add_calibrate(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 inline int bad_input(const std::string& message) {

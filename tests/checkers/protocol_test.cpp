@@ -1,0 +1,143 @@
+// Seed 003's file protocol (RULES.md §5): input.txt read leniently where the
+// seed's own examples are loose and strictly where a board could be wrong;
+// output.txt read strictly (only E/J lines, every jump on its own line).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "duel/games/checkers/protocol.hpp"
+
+namespace duel::games::checkers::protocol {
+namespace {
+
+const std::string kStartBoard =
+    ".b.b.b.b\nb.b.b.b.\n.b.b.b.b\n........\n........\nw.w.w.w.\n.w.w.w.w\nw.w.w.w.\n";
+
+// Black (moving down) on d6 must jump c5 and then c3: d6-b4-d2.
+const std::string kDoubleJump =
+    "........\n........\n...b....\n..w.....\n........\n..w.....\n........\n........\n";
+
+std::string input(std::string_view head) {
+  return std::string(head) + kStartBoard;
+}
+
+TEST(Protocol, ReadsTheSeedsInput) {
+  const auto in = parse_input(input("SINGLE\nBLACK\n100.0\n"));
+  ASSERT_TRUE(in.ok()) << in.error();
+  EXPECT_EQ(in->mode, Mode::Single);
+  EXPECT_DOUBLE_EQ(in->seconds, 100.0);
+  EXPECT_EQ(in->state.board_lines(), State().board_lines());
+  EXPECT_EQ(in->state.to_move(), Player::First);
+
+  const auto game = parse_input(input("GAME\nWHITE\n0.01\n"));
+  ASSERT_TRUE(game.ok()) << game.error();
+  EXPECT_EQ(game->mode, Mode::Game);
+  EXPECT_EQ(game->state.to_move(), Player::Second);
+  EXPECT_DOUBLE_EQ(game->seconds, 0.01);
+}
+
+TEST(Protocol, ToleratesBlankLinesCrlfAndCase) {
+  // The seed's own examples put blank lines between the header lines.
+  std::string text = "single\r\n\r\nBlack\r\n\r\n 23.33 \r\n";
+  for (const char c : kStartBoard) text += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto in = parse_input(text);
+  ASSERT_TRUE(in.ok()) << in.error();
+  EXPECT_DOUBLE_EQ(in->seconds, 23.33);
+}
+
+TEST(Protocol, RejectsMalformedInputWithOneLine) {
+  const std::string three_rows = ".b.b.b.b\nb.b.b.b.\n.b.b.b.b\n";
+  const struct {
+    std::string text;
+    std::string says;
+  } cases[] = {
+      {"", "expected SINGLE or GAME"},
+      {input("PLAY\nBLACK\n1\n"), "not SINGLE or GAME"},
+      {input("GAME\nRED\n1\n"), "not BLACK or WHITE"},
+      {input("GAME\nBLACK\n0\n"), "not a number of seconds > 0"},
+      {input("GAME\nBLACK\n-3\n"), "not a number of seconds > 0"},
+      {input("GAME\nBLACK\nnan\n"), "not a number of seconds > 0"},
+      {input("GAME\nBLACK\ninf\n"), "not a number of seconds > 0"},
+      {input("GAME\nBLACK\n1.5s\n"), "not a number of seconds > 0"},
+      {"GAME\nBLACK\n1\n" + three_rows, "expected 8 board lines after the time, found 3"},
+      {input("GAME\nBLACK\n1\n") + "........\n", "expected 8 board lines after the time, found 9"},
+      {"GAME\nBLACK\n1\n.b.b.b.bb\n" + kStartBoard.substr(9), "board line 1 is '.b.b.b.bb'"},
+      {"GAME\nBLACK\n1\n.b.b.b.x\n" + kStartBoard.substr(9), "not 8 characters of .bBwW"},
+      {"GAME\nBLACK\n1\nb.......\n" + kStartBoard.substr(9), "light square a8"},
+      {"GAME\nBLACK\n1\n.b.b.b.b\nb.b.b.b.\n.b.b.b.b\nb.b.....\n" + kStartBoard.substr(36),
+       "Black has more than 12 pieces"},
+      {"GAME\nBLACK\n1\n.w......\n" + kStartBoard.substr(9), "would have been crowned"},
+  };
+  for (const auto& c : cases) {
+    const auto in = parse_input(c.text);
+    ASSERT_FALSE(in.ok()) << c.text;
+    EXPECT_NE(in.error().find(c.says), std::string::npos) << in.error();
+    EXPECT_EQ(in.error().find('\n'), std::string::npos) << in.error();
+    EXPECT_EQ(in.error().rfind("input.txt: ", 0), 0U) << in.error();
+  }
+}
+
+TEST(Protocol, InputTextRoundTrips) {
+  const auto s = State::parse("W:WK5,18,26:B1,K14");
+  ASSERT_TRUE(s.ok()) << s.error();
+  const auto in = parse_input(input_text(Mode::Game, 12.5, *s));
+  ASSERT_TRUE(in.ok()) << in.error();
+  EXPECT_EQ(in->mode, Mode::Game);
+  EXPECT_DOUBLE_EQ(in->seconds, 12.5);
+  EXPECT_EQ(in->state.board_lines(), s->board_lines());
+  EXPECT_EQ(in->state.to_move(), Player::Second);
+  EXPECT_EQ(input_text(Mode::Single, 1, State()), "SINGLE\nBLACK\n1.000\n" + kStartBoard);
+  // A sliver of time is still a time > 0, never "0.000".
+  const auto sliver = parse_input(input_text(Mode::Game, 0.0004, State()));
+  ASSERT_TRUE(sliver.ok()) << sliver.error();
+  EXPECT_DOUBLE_EQ(sliver->seconds, 0.0004);
+}
+
+TEST(Protocol, ReadsLegalOutput) {
+  const State start;
+  const auto step = parse_output(start, "E d6 e5\n");
+  ASSERT_TRUE(step.ok()) << step.error();
+  EXPECT_EQ(start.seed_text(*step), "E d6 e5");
+  EXPECT_EQ(output_text(start, *step), "E d6 e5\n");
+  EXPECT_TRUE(parse_output(start, "  e D6 E5 \r\n\r\n").ok());
+
+  const auto board = parse_input("SINGLE\nBLACK\n1\n" + kDoubleJump);
+  ASSERT_TRUE(board.ok()) << board.error();
+  const auto jump = parse_output(board->state, "J d6 b4\nJ b4 d2\n");
+  ASSERT_TRUE(jump.ok()) << jump.error();
+  EXPECT_EQ(output_text(board->state, *jump), "J d6 b4\nJ b4 d2\n");
+}
+
+TEST(Protocol, RejectsBadOutput) {
+  const State start;
+  const auto board = parse_input("SINGLE\nBLACK\n1\n" + kDoubleJump);
+  ASSERT_TRUE(board.ok()) << board.error();
+  const struct {
+    const State& state;
+    std::string text;
+    std::string says;
+  } cases[] = {
+      {start, "", "output.txt is empty"},
+      {start, "\n \n", "output.txt is empty"},
+      {start, "hello world", "not like 'E c3 d4'"},
+      {start, "E d6", "not like 'E c3 d4'"},
+      {start, "11-15", "not like 'E c3 d4'"},
+      {start, "E d6 e5 f4", "not like 'E c3 d4'"},
+      {start, "E d6 c7", "occupied"},
+      {start, "E c3 d4", "no piece of yours"},
+      {start, "E d6 f4", "not a diagonal neighbour"},
+      {board->state, "E d6 e5", "a capture is compulsory"},
+      {board->state, "J d6 b4", "the jump must continue"},
+      {board->state, "J d6 d2", "must list every jump"},
+      {board->state, "J d6 b4\nJ b4 d2\nJ d2 f4", "not a legal jump"},
+  };
+  for (const auto& c : cases) {
+    const auto m = parse_output(c.state, c.text);
+    ASSERT_FALSE(m.ok()) << c.text;
+    EXPECT_NE(m.error().find(c.says), std::string::npos) << c.text << " -> " << m.error();
+    EXPECT_EQ(m.error().find('\n'), std::string::npos) << m.error();
+  }
+}
+
+}  // namespace
+}  // namespace duel::games::checkers::protocol

@@ -1,0 +1,189 @@
+// `duel homework` / `duel calibrate` as seed 003's referee runs them: input.txt
+// in the working directory, output.txt back, playdata.txt kept within a game,
+// CPU time within what input.txt allows, malformed input -> exit status 2.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "../support/cli_run.hpp"
+#include "duel/games/checkers/protocol.hpp"
+#include "duel/play/homework.hpp"
+
+namespace duel {
+namespace {
+
+using games::checkers::State;
+using test_support::duel;
+namespace protocol = games::checkers::protocol;
+
+bool sanitized() {
+  return std::getenv("DUEL_SANITIZED") != nullptr;
+}
+
+// The move in output.txt is legal in the position of input.txt.
+void expect_legal(const std::string& input_txt, const test_support::CliRun& r) {
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.files.count("output.txt"), 1U) << r.err;
+  const auto in = protocol::parse_input(input_txt);
+  ASSERT_TRUE(in.ok()) << in.error();
+  const auto m = protocol::parse_output(in->state, r.files.at("output.txt"));
+  EXPECT_TRUE(m.ok()) << m.error() << "\n" << r.files.at("output.txt");
+}
+
+TEST(Homework, SingleMoveFromTheStart) {
+  const std::string in = protocol::input_text(protocol::Mode::Single, 0.5, State());
+  const auto r = duel("homework", "", {{"input.txt", in}});
+  expect_legal(in, r);
+  EXPECT_EQ(r.files.count("playdata.txt"), 0U) << "SINGLE keeps no game record";
+  if (!sanitized()) EXPECT_LT(r.cpu_seconds, 0.5);
+}
+
+TEST(Homework, PlaysTheWholeForcedJump) {
+  const std::string in =
+      "SINGLE\nBLACK\n5.0\n........\n........\n...b....\n..w.....\n........\n"
+      "..w.....\n........\n........\n";
+  const auto r = duel("homework", "", {{"input.txt", in}});
+  expect_legal(in, r);
+  EXPECT_EQ(r.files.at("output.txt"), "J d6 b4\nJ b4 d2\n");
+}
+
+TEST(Homework, AnswersAtOnceWithTinyTime) {
+  // Seed 003: "even 0.01 seconds"; the answer must come within it (CPU time).
+  State s;
+  s = s.result(*s.parse_move("11-15"));
+  const std::string in = protocol::input_text(protocol::Mode::Game, 0.01, s);
+  const auto r = duel("homework", "", {{"input.txt", in}});
+  expect_legal(in, r);
+  if (!sanitized()) EXPECT_LT(r.cpu_seconds, 0.01);
+}
+
+TEST(Homework, KeepsTheGameInPlaydata) {
+  // Move 1 (Black), then White answers, then move 2 rebuilds the game.
+  const State start;
+  const std::string in1 = protocol::input_text(protocol::Mode::Game, 2.0, start);
+  const auto r1 = duel("homework --agent alphabeta:depth=2", "", {{"input.txt", in1}});
+  expect_legal(in1, r1);
+  ASSERT_EQ(r1.files.count("playdata.txt"), 1U);
+  const auto m1 = protocol::parse_output(start, r1.files.at("output.txt"));
+  ASSERT_TRUE(m1.ok());
+  State s = start.result(*m1);
+  games::checkers::Moves replies;
+  s.actions(replies);
+  const std::string reply = s.move_text(replies[0]);
+  s = s.result(replies[0]);
+  const std::string in2 = protocol::input_text(protocol::Mode::Game, 1.9, s);
+  const auto r2 = duel("homework --agent alphabeta:depth=2", "",
+                       {{"input.txt", in2}, {"playdata.txt", r1.files.at("playdata.txt")}});
+  expect_legal(in2, r2);
+  auto data = play::parse_playdata(r2.files.at("playdata.txt"));
+  ASSERT_TRUE(data.has_value()) << r2.files.at("playdata.txt");
+  ASSERT_EQ(data->moves.size(), 3U);
+  EXPECT_EQ(data->moves[0], start.move_text(*m1));
+  EXPECT_EQ(data->moves[1], reply);
+  EXPECT_EQ(data->own_moves, 2);
+  EXPECT_EQ(data->start, start.to_text());
+
+  // A board the record does not lead to is a new game: the record restarts.
+  const auto r3 = duel("homework --agent first", "",
+                       {{"input.txt", in1}, {"playdata.txt", r2.files.at("playdata.txt")}});
+  expect_legal(in1, r3);
+  data = play::parse_playdata(r3.files.at("playdata.txt"));
+  ASSERT_TRUE(data.has_value());
+  EXPECT_EQ(data->moves.size(), 1U);
+  EXPECT_EQ(data->own_moves, 1);
+}
+
+TEST(Homework, RejectsMalformedInputWithExitTwo) {
+  const struct {
+    std::map<std::string, std::string> files;
+    std::string args;
+    std::string says;
+  } cases[] = {
+      {{}, "homework", "cannot read"},
+      {{{"input.txt", "GAME\nBLACK\n"}}, "homework", "input.txt: expected SINGLE or GAME"},
+      {{{"input.txt", "GAME\nBLACK\n-1\n"}}, "homework", "not a number of seconds > 0"},
+      {{{"input.txt", protocol::input_text(protocol::Mode::Game, 1, State())}},
+       "homework --agent nosuch",
+       "unknown agent 'nosuch'"},
+      {{{"input.txt", protocol::input_text(protocol::Mode::Game, 1, State())}},
+       "homework --agent engine:depth=x",
+       "depth"},
+  };
+  for (const auto& c : cases) {
+    const auto r = duel(c.args, "", c.files);
+    EXPECT_EQ(r.status, 2) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_EQ(r.files.count("output.txt"), 0U);
+  }
+}
+
+TEST(Homework, NoLegalMoveIsALostGame) {
+  // White to move has no piece: nothing to write, exit status 1.
+  const std::string in =
+      "GAME\nWHITE\n10\n.b......\n........\n........\n........\n........\n........\n"
+      "........\n........\n";
+  const auto r = duel("homework", "", {{"input.txt", in}});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("WHITE has no legal move"), std::string::npos) << r.err;
+  EXPECT_EQ(r.files.count("output.txt"), 0U);
+}
+
+TEST(Homework, CalibrateWritesWhatHomeworkReads) {
+  const auto r = duel("calibrate --seconds 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.files.count("calibration.txt"), 1U);
+  const auto c = play::parse_calibration(r.files.at("calibration.txt"));
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_GT(c->nodes_per_second, 1000.0);
+  EXPECT_GT(c->startup_cpu, 0.0);
+  EXPECT_GT(c->alloc_seconds_per_mb, 0.0);
+
+  const std::string in = protocol::input_text(protocol::Mode::Single, 0.3, State());
+  const auto h = duel("homework -v", "",
+                      {{"input.txt", in}, {"calibration.txt", r.files.at("calibration.txt")}});
+  expect_legal(in, h);
+}
+
+TEST(HomeworkPlan, SpreadsAGamesTimeAndKeepsAMargin) {
+  const play::Calibration c;
+  // A single move may take most of its time; a game's move a share of it.
+  const auto single = play::plan_move(protocol::Mode::Single, 30.0, 0.01, 0, 10, c);
+  EXPECT_FALSE(single.instant);
+  EXPECT_GT(single.limit, 20.0);
+  EXPECT_LT(single.limit, 30.0);
+  const auto early = play::plan_move(protocol::Mode::Game, 300.0, 0.01, 0, 10, c);
+  EXPECT_NEAR(early.limit, 10.0, 0.2);
+  const auto late = play::plan_move(protocol::Mode::Game, 30.0, 0.01, 100, 10, c);
+  EXPECT_NEAR(late.limit, 30.0 / 8, 0.2);
+  // Never more than half of what is left, and nothing to think about when
+  // there is no choice or no time.
+  EXPECT_TRUE(play::plan_move(protocol::Mode::Game, 300.0, 0.01, 0, 1, c).instant);
+  EXPECT_TRUE(play::plan_move(protocol::Mode::Game, 0.01, 0.004, 0, 10, c).instant);
+  EXPECT_TRUE(play::plan_move(protocol::Mode::Single, 0.02, 0.01, 0, 10, c).instant);
+  // The table's cost is paid out of the move's time, and stays small.
+  EXPECT_LE(static_cast<double>(early.hash_mb) * c.alloc_seconds_per_mb, 0.03 * 10.0 + 1e-9);
+  EXPECT_GE(early.hash_mb, 1U);
+}
+
+TEST(HomeworkPlan, PlaydataRoundTripsAndRejectsJunk) {
+  const play::PlayData d{"B:W21-32:B1-12", {"11-15", "23-19"}, 1};
+  const auto back = play::parse_playdata(play::playdata_text(d));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->start, d.start);
+  EXPECT_EQ(back->moves, d.moves);
+  EXPECT_EQ(back->own_moves, 1);
+  EXPECT_FALSE(play::parse_playdata("").has_value());
+  EXPECT_FALSE(play::parse_playdata("hello\n").has_value());
+  EXPECT_FALSE(play::parse_playdata("duel-playdata 1\nown -4\nstart B:W1:B2\n").has_value());
+  // A record that does not replay is a new game, not an error.
+  play::PlayData junk{"B:W21-32:B1-12", {"11-16"}, 3};
+  const State board;
+  EXPECT_EQ(play::rebuild(board, junk).to_text(), board.to_text());
+  EXPECT_TRUE(junk.moves.empty());
+  EXPECT_EQ(junk.own_moves, 0);
+}
+
+}  // namespace
+}  // namespace duel

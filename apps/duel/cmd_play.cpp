@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common.hpp"
+#include "duel/games/checkers/pdn.hpp"
 #include "duel/play/comp472_trace.hpp"
 #include "duel/play/match.hpp"
 #include "duel/play/record_io.hpp"
@@ -23,6 +24,7 @@ struct PlayOptions {
   int max_turns = 0;
   std::string trace;
   std::string trace_dir;
+  std::string pdn;
   std::string alphabeta;  // "" (agents as given), "true" or "false"
   std::uint64_t seed = 0;
   bool json = false;
@@ -92,6 +94,15 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   if (!white) return bad_input("--white: " + white.error());
   auto black = registry::make_agent<S>(o.black, ctx);
   if (!black) return bad_input("--black: " + black.error());
+  std::ofstream pdn;
+  if (!o.pdn.empty()) {
+    if constexpr (!std::is_same_v<S, games::checkers::State>) {
+      return bad_input("--pdn: PDN records checkers games; use --trace or --json for " +
+                       std::string(S::kName));
+    }
+    pdn.open(o.pdn);
+    if (!pdn) return bad_input("--pdn: cannot write " + o.pdn);
+  }
   std::ofstream trace;
   if (!o.trace.empty()) {
     trace.open(o.trace);
@@ -148,8 +159,16 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
     }
     shown << '\n' << after.render() << '\n';
   };
-  auto record = play::play_match<S>(start, {white->get(), black->get()}, options, observe);
-  record.agents = {o.white, o.black};
+  // Player 1 moves first: White in the chess games, Black in checkers
+  // (seed 003), so there --black is the first mover.
+  constexpr bool kBlackFirst = requires {
+    S::kBlackMovesFirst;
+  };
+  auto* first = kBlackFirst ? black->get() : white->get();
+  auto* second = kBlackFirst ? white->get() : black->get();
+  auto record = play::play_match<S>(start, {first, second}, options, observe);
+  record.agents = kBlackFirst ? std::array<std::string, 2>{o.black, o.white}
+                              : std::array<std::string, 2>{o.white, o.black};
 
   // Step 4. The result, the traces, the JSON.
   if (show) shown << "Result: " << play::result_line(record) << '\n';
@@ -160,6 +179,19 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   if (trace.is_open()) {
     play::write_trace(trace, record);
     if (show) shown << "Trace written to " << o.trace << '\n';
+  }
+  if (!o.pdn.empty()) {
+    if constexpr (std::is_same_v<S, games::checkers::State>) {
+      std::vector<std::string> moves;
+      for (const auto& m : record.moves) moves.push_back(m.text);
+      const int payoff = record.payoff > 0 ? 1 : record.payoff < 0 ? -1 : 0;
+      pdn << games::checkers::pdn_text(start, moves, games::checkers::pdn_result(payoff),
+                                       {{"Event", "duel play"},
+                                        {"Black", o.black},
+                                        {"White", o.white},
+                                        {"Termination", record.reason}});
+      if (show) shown << "PDN written to " << o.pdn << '\n';
+    }
   }
   if (o.json) std::cout << play::to_json(record).dump() << '\n';
   return 0;
@@ -195,10 +227,11 @@ Command add_play(CLI::App& app) {
   sub->add_option("game", o->game, "Game spec, e.g. nqueens:n=10,variant=1b or kcell:n=3,k=15")
       ->capture_default_str();
   sub->add_option("--white,--p1,-1", o->white,
-                  "Player 1 (moves first): human, first, random, "
-                  "minimax, alphabeta, engine, with :key=value")
+                  "Player 1, who moves first (in checkers White, who moves second): human, "
+                  "first, random, minimax, alphabeta, engine, with :key=value")
       ->capture_default_str();
-  sub->add_option("--black,--p2,-2", o->black, "Player 2")->capture_default_str();
+  sub->add_option("--black,--p2,-2", o->black, "Player 2 (in checkers Black, who moves first)")
+      ->capture_default_str();
   sub->add_option("--state", o->state, "Start from this position (the game's text form)");
   sub->add_option("--timeout", o->timeout, "Seconds a move for programs; over it loses (0 = none)")
       ->check(CLI::NonNegativeNumber);
@@ -211,6 +244,7 @@ Command add_play(CLI::App& app) {
   sub->add_option("--trace", o->trace, "Write the game record to this file");
   sub->add_option("--trace-dir", o->trace_dir,
                   "Write seed 004's gameTrace-<alphabeta>-<t>-<m>.txt into this directory");
+  sub->add_option("--pdn", o->pdn, "Write the checkers game as PDN to this file");
   sub->add_option("--seed", o->seed, "Seed mixed into every agent's randomness");
   sub->add_flag("--json", o->json, "Print the game record as one JSON document");
   sub->add_flag("--quiet,-q", o->quiet, "Do not show the board after each move");

@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "../support/cli_run.hpp"
+#include "duel/games/checkers/pdn.hpp"
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/play/homework.hpp"
 
@@ -144,6 +147,32 @@ TEST(Homework, CalibrateWritesWhatHomeworkReads) {
   const auto h = duel("homework -v", "",
                       {{"input.txt", in}, {"calibration.txt", r.files.at("calibration.txt")}});
   expect_legal(in, h);
+}
+
+TEST(CheckersPlay, WritesTheWholeGameAsPdn) {
+  // --black moves first in checkers (seed 003): the first agent named in the
+  // record is Black's.
+  const auto r =
+      duel("play checkers --black random:seed=3 --white first --quiet --pdn g.pdn --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.files.count("g.pdn"), 1U);
+  const auto g = games::checkers::parse_pdn(r.files.at("g.pdn"));
+  ASSERT_TRUE(g.ok()) << g.error() << "\n" << r.files.at("g.pdn");
+  const auto json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(g->moves.size(), json["moves"].size());
+  EXPECT_EQ(json["players"][0], "random:seed=3");
+  State s;
+  for (const auto& m : g->moves) s = s.result(m);
+  EXPECT_TRUE(s.is_terminal());
+  const int payoff = json["payoff"].get<double>() > 0   ? 1
+                     : json["payoff"].get<double>() < 0 ? -1
+                                                        : 0;
+  EXPECT_EQ(g->result, games::checkers::pdn_result(payoff));
+  EXPECT_NE(r.files.at("g.pdn").find("[Black \"random:seed=3\"]"), std::string::npos);
+
+  const auto other = duel("play kcell --white first --black first --quiet --pdn g.pdn");
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("--pdn: PDN records checkers games"), std::string::npos) << other.err;
 }
 
 TEST(HomeworkPlan, SpreadsAGamesTimeAndKeepsAMargin) {

@@ -45,6 +45,7 @@ class State {
   using Moves = checkers::Moves;
   using Heuristics = std::tuple<Positional, Material, RandomHeuristic>;
   static constexpr std::string_view kName = "checkers";
+  static constexpr bool kBlackMovesFirst = true;  // Player::First is Black (seed 003)
   static constexpr std::string_view kLimitKey = "draw-plies";
   static constexpr int kLimitDefault = 50;  // RULES.md §5, seed 003: 50 turns
   static constexpr int kLimitMax = 100;     // the history holds this many keys

@@ -90,6 +90,42 @@ TEST(CheckersPerft, DivideSumsToPerft) {
   EXPECT_EQ(perft_dedupe(s, 5), 7361U);  // no duplicate paths this early
 }
 
+// Perft as the game plays: the move list and copy-make, `merge` for --dedupe.
+std::uint64_t list_perft(const Position& p, int depth, bool merge) {
+  if (depth == 0) return 1;
+  Moves moves;
+  p.moves(moves);
+  if (merge) dedupe(moves);
+  std::uint64_t n = 0;
+  for (const Move& m : moves) n += list_perft(p.play(m), depth - 1, merge);
+  return n;
+}
+
+// Perft counts on sets (whole-set steps, men's jumps without path state, the
+// last ply counted); the start position has few kings by depth 12, so random
+// games, where kings and long jumps abound, check it against the move list.
+TEST(CheckersPerft, CountsMatchTheMoveListOverRandomGames) {
+  Rng rng(133046);
+  int with_kings = 0;
+  for (int game = 0; game < 40; ++game) {
+    State s;
+    for (int ply = 0; ply < 200 && !s.is_terminal(); ++ply) {
+      const Position& p = s.position();
+      with_kings += p.kings() != 0 ? 1 : 0;
+      for (int depth = 1; depth <= 3; ++depth) {
+        ASSERT_EQ(perft(p, depth), list_perft(p, depth, false)) << s.to_text() << " d" << depth;
+        ASSERT_EQ(perft_dedupe(p, depth), list_perft(p, depth, true))
+            << s.to_text() << " d" << depth;
+      }
+      ASSERT_EQ(p.count_moves(), list_perft(p, 1, false)) << s.to_text();
+      Moves moves;
+      s.actions(moves);
+      s = s.result(moves[rng.below(moves.size())]);
+    }
+  }
+  EXPECT_GT(with_kings, 1000);
+}
+
 // The move bound of position.hpp: maximal jump paths of one piece are
 // distinct trails in its jump graph; on the full graph no square has more
 // than 51 non-empty trails.

@@ -1,11 +1,14 @@
 // duel perft GAME DEPTH: counts the move paths of length DEPTH (a rules check).
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "common.hpp"
 #include "duel/core/clock.hpp"
+#include "duel/games/checkers/protocol.hpp"
 #include "duel/games/game.hpp"
 
 namespace duel::cli {
@@ -14,6 +17,7 @@ namespace {
 struct PerftOptions {
   std::string game;
   std::string state;
+  std::string board;  // a file in seed 003's input.txt form (checkers)
   int depth = 1;
   bool divide = false;
   bool dedupe = false;
@@ -102,6 +106,31 @@ int run_perft(const S& start, const PerftOptions& o) {
   }
 }
 
+// --board FILE: the position of an agent's input.txt (so any agent input can
+// be counted), as the text `--state` takes; a file of board lines only works
+// too.
+Result<std::string> board_file_state(const std::string& game, const std::string& state,
+                                     const std::string& path) {
+  const auto spec = Spec::parse(game);
+  if (!spec || spec->name() != games::checkers::State::kName) {
+    return fail(
+        fmt::format("--board reads checkers boards (seed 003's input.txt), not '{}'", game));
+  }
+  if (!state.empty()) return fail("give --board or --state, not both");
+  std::ifstream in(path);
+  if (!in) return fail(fmt::format("--board: cannot read {}", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  const auto input = games::checkers::protocol::parse_input(text);
+  if (input) return input->state.to_text();
+  // Not an input.txt: the board lines alone, if they read as a position.
+  const std::string head = text.substr(0, text.find_first_of(" \t\r\n"));
+  if (head == "SINGLE" || head == "GAME")
+    return fail(fmt::format("--board {}: {}", path, input.error()));
+  return text;
+}
+
 }  // namespace
 
 Command add_perft(CLI::App& app) {
@@ -110,11 +139,19 @@ Command add_perft(CLI::App& app) {
   sub->add_option("game", o->game, "Game spec")->required();
   sub->add_option("depth", o->depth, "Depth in plies")->required()->check(CLI::Range(1, 64));
   sub->add_option("--state,--fen", o->state, "Position in the game's text form");
+  sub->add_option("--board", o->board,
+                  "Checkers: a file in seed 003's input.txt form (or just its 8 board lines)");
   sub->add_flag("--divide", o->divide, "Print the count below each first move");
   sub->add_flag("--dedupe", o->dedupe,
                 "Merge jump paths with the same start, end and captures (checkers)");
   return {sub, [o] {
-            return with_game(o->game, o->state, [&](const auto& s) { return run_perft(s, *o); });
+            std::string state = o->state;
+            if (!o->board.empty()) {
+              auto text = board_file_state(o->game, o->state, o->board);
+              if (!text) return bad_input(text.error());
+              state = *text;
+            }
+            return with_game(o->game, state, [&](const auto& s) { return run_perft(s, *o); });
           }};
 }
 

@@ -175,6 +175,46 @@ TEST(CheckersPlay, WritesTheWholeGameAsPdn) {
   EXPECT_NE(other.err.find("--pdn: PDN records checkers games"), std::string::npos) << other.err;
 }
 
+TEST(CheckersPerft, CountsAnAgentsInputFile) {
+  // Any agent input can be counted: --board reads input.txt, and its count
+  // is the count of the same position given as PDN FEN. After 11-15 from the
+  // start, White to move: perft 2 = 49 (A133046's depth 3 is 302 in all,
+  // this is one of its seven first-move subtrees, checked by --state).
+  State s;
+  s = s.result(*s.parse_move("11-15"));
+  const std::string in = protocol::input_text(protocol::Mode::Single, 1, s);
+  const auto by_board = duel("perft checkers 3 --board input.txt", "", {{"input.txt", in}});
+  const auto by_fen = duel("perft checkers 3 --state '" + s.to_text() + "'");
+  ASSERT_EQ(by_board.status, 0) << by_board.err;
+  ASSERT_EQ(by_fen.status, 0) << by_fen.err;
+  EXPECT_EQ(by_board.out, by_fen.out);
+  const auto lines =
+      duel("perft checkers 3 --board b.txt", "", {{"b.txt", s.board_lines() + "WHITE\n"}});
+  EXPECT_EQ(lines.out, by_fen.out) << lines.err;
+
+  const auto start = duel("perft checkers 3 --board input.txt", "",
+                          {{"input.txt", protocol::input_text(protocol::Mode::Game, 9, State())}});
+  EXPECT_EQ(start.out, "302\n");  // OEIS A133046, depth 3
+
+  const struct {
+    std::string args;
+    std::map<std::string, std::string> files;
+    std::string says;
+  } bad[] = {
+      {"perft checkers 2 --board nope.txt", {}, "--board: cannot read nope.txt"},
+      {"perft checkers 2 --board in.txt",
+       {{"in.txt", "GAME\nBLACK\n0\n"}},
+       "not a number of seconds"},
+      {"perft kcell 2 --board in.txt", {{"in.txt", in}}, "--board reads checkers boards"},
+      {"perft checkers 2 --board in.txt --state B:W21:B1", {{"in.txt", in}}, "not both"},
+  };
+  for (const auto& c : bad) {
+    const auto r = duel(c.args, "", c.files);
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+}
+
 TEST(HomeworkPlan, SpreadsAGamesTimeAndKeepsAMargin) {
   const play::Calibration c;
   // A single move may take most of its time; a game's move a share of it.

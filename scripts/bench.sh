@@ -63,6 +63,23 @@ if [ -x /usr/games/fairy-stockfish ]; then
     fairy gardner 8
   fi
 fi
+node_perft() {  # node_perft DEPTH: rapid-draughts' perft from the start (tests/tools/rapid-draughts)
+  local start end out
+  start=$EPOCHREALTIME
+  out=$(node tests/tools/rapid-draughts/perft.mjs "$1" 2>/dev/null | grep -o '^[0-9]*' | head -n 1)
+  end=$EPOCHREALTIME
+  printf '%8.2f  %s  rapid-draughts perft %s (node tests/tools/rapid-draughts/perft.mjs)\n' \
+    "$(awk "BEGIN { print $end - $start }")" "$out" "$1"
+}
+echo "== checkers perft against rapid-draughts, same run (OEIS A133046)"
+run perft checkers 10
+run perft checkers 11
+run perft checkers 12
+run perft checkers 12 --dedupe
+if command -v node >/dev/null && bash scripts/setup-node.sh >/dev/null 2>&1; then
+  node_perft 10
+  [ "${1:-}" != "quick" ] && node_perft 11
+fi
 echo "== engine nodes per second, 5x5 chess (one thread each)"
 nps gardner --algo engine --eval e0 --depth 11
 nps gardner --algo engine --eval e1 --depth 11

@@ -10,10 +10,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "duel 0.1.0");
   std::vector<duel::cli::Command> commands = {
-      duel::cli::add_play(app),  duel::cli::add_search(app), duel::cli::add_perft(app),
-      duel::cli::add_solve(app), duel::cli::add_table(app),  duel::cli::add_arena(app),
-      duel::cli::add_games(app), duel::cli::add_bench(app),
-      duel::cli::add_homework(app), duel::cli::add_calibrate(app),
+      duel::cli::add_play(app),      duel::cli::add_search(app),  duel::cli::add_perft(app),
+      duel::cli::add_solve(app),     duel::cli::add_table(app),   duel::cli::add_arena(app),
+      duel::cli::add_games(app),     duel::cli::add_bench(app),   duel::cli::add_homework(app),
+      duel::cli::add_calibrate(app), duel::cli::add_referee(app),
   };
   if (argc == 1) {
     std::cerr << app.help();

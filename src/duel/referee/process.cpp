@@ -1,0 +1,456 @@
+// One run of an agent program: spawn, watch, charge, kill, reap (process.hpp).
+#include "duel/referee/process.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "duel/core/clock.hpp"
+
+namespace duel::referee {
+namespace {
+
+constexpr double kMaxPollSeconds = 0.05;
+
+// Step 1. Reading /proc.
+
+// What /proc/PID/stat says about one process (proc(5) field numbers).
+struct ProcInfo {
+  pid_t pid = 0;
+  char state = '?';              // (3); 'Z' is a zombie
+  pid_t ppid = 0;                // (4)
+  pid_t pgid = 0;                // (5)
+  pid_t sid = 0;                 // (6)
+  long long ticks = 0;           // utime + stime + cutime + cstime, (14)-(17)
+  unsigned long long start = 0;  // (22) start time: with pid, the process's identity
+};
+
+[[nodiscard]] bool read_proc(pid_t pid, ProcInfo& out) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[1024];
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  // The command name (2) is in parentheses and may hold spaces or ')'.
+  const char* p = std::strrchr(buf, ')');
+  if (p == nullptr || p[1] == '\0' || p[2] == '\0') return false;
+  out.pid = pid;
+  out.state = p[2];
+  p += 3;
+  long long field[20] = {};  // field[i] is proc(5) field i + 4
+  for (int i = 0; i < 19; ++i) {
+    char* end = nullptr;
+    field[i] = std::strtoll(p, &end, 10);
+    if (end == p) return false;
+    p = end;
+  }
+  out.ppid = static_cast<pid_t>(field[0]);
+  out.pgid = static_cast<pid_t>(field[1]);
+  out.sid = static_cast<pid_t>(field[2]);
+  out.ticks = field[10] + field[11] + field[12] + field[13];
+  out.start = static_cast<unsigned long long>(field[18]);
+  return true;
+}
+
+[[nodiscard]] std::vector<ProcInfo> read_all_procs() {
+  std::vector<ProcInfo> out;
+  DIR* dir = ::opendir("/proc");
+  if (dir == nullptr) return out;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (*end != '\0') continue;
+    ProcInfo info;
+    if (read_proc(static_cast<pid_t>(pid), info)) out.push_back(info);
+  }
+  ::closedir(dir);
+  return out;
+}
+
+[[nodiscard]] double seconds_of(const rusage& ru) {
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+void sleep_seconds(double s) {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(s);
+  ts.tv_nsec = static_cast<long>((s - static_cast<double>(ts.tv_sec)) * 1e9);
+  ::nanosleep(&ts, nullptr);
+}
+
+// Step 2. The agent's process tree.
+
+// Which processes belong to one agent run, how much CPU they used, and how
+// to get rid of them. A process belongs when it is the agent's main process,
+// was seen belonging before (same pid and start time), is in a process group
+// or session one of them made, has a parent that belongs, or (adopt_strays)
+// is an orphan handed to us.
+class Tree {
+ public:
+  Tree(pid_t root, bool adopt_strays)
+      : m_root(root),
+        m_self(::getpid()),
+        m_self_pgid(::getpgrp()),
+        m_self_sid(::getsid(0)),
+        m_adopt(adopt_strays),
+        m_tick(1.0 / static_cast<double>(::sysconf(_SC_CLK_TCK))) {
+    m_groups.insert(root);  // the child calls setsid(): its session and group are its pid
+    m_sessions.insert(root);
+  }
+
+  // Reads /proc, returns the CPU seconds charged so far (never decreasing)
+  // and reaps the agent's zombies that are our children (not the root).
+  double poll() {
+    const auto members = scan();
+    account(members);
+    for (const auto& p : members) {
+      if (p.pid != m_root && p.ppid == m_self && p.state == 'Z') reap(p.pid);
+    }
+    return m_charged;
+  }
+
+  // Kills (SIGKILL) and reaps every member but the root (left a zombie for
+  // reap_root), again until none is left or `seconds` have passed. Returns
+  // how many were alive at the first look.
+  int clear(double seconds) {
+    int leftovers = -1;
+    WallClock clock;
+    while (true) {
+      const auto members = scan();
+      account(members);
+      // The root's group (its number stays ours while the root is unreaped).
+      if (!m_root_reaped) ::kill(-m_root, SIGKILL);
+      int alive = 0;
+      bool busy = false;
+      for (const auto& p : members) {
+        if (p.pid == m_root) {
+          if (p.state != 'Z') ::kill(p.pid, SIGKILL);
+          continue;
+        }
+        busy = true;
+        if (p.state != 'Z') {
+          ::kill(p.pid, SIGKILL);
+          ++alive;
+        } else if (p.ppid == m_self) {
+          reap(p.pid);
+        }
+      }
+      if (leftovers < 0) leftovers = alive;
+      if (!busy || clock.seconds() >= seconds) break;
+      sleep_seconds(0.001);
+    }
+    return leftovers;
+  }
+
+  // Reaps the root (after it ended or was killed): its status, and the
+  // charge with its rusage folded in.
+  int reap_root() {
+    int status = 0;
+    rusage ru{};
+    pid_t r = -1;
+    do {
+      r = ::wait4(m_root, &status, 0, &ru);
+    } while (r < 0 && errno == EINTR);
+    m_root_reaped = true;
+    if (r == m_root) {
+      const double total = m_reaped + seconds_of(ru);
+      if (total > m_charged) m_charged = total;
+    }
+    return status;
+  }
+
+  [[nodiscard]] double charged() const noexcept { return m_charged; }
+
+ private:
+  // The charge: what we reaped plus every member's own and reaped children's time.
+  void account(const std::vector<ProcInfo>& members) {
+    double now = m_reaped;
+    for (const auto& p : members) now += static_cast<double>(p.ticks) * m_tick;
+    if (now > m_charged) m_charged = now;
+  }
+
+  // The members among all processes now, learning new groups and sessions.
+  std::vector<ProcInfo> scan() {
+    const auto all = read_all_procs();
+    std::map<pid_t, const ProcInfo*> by_pid;
+    for (const auto& p : all) by_pid[p.pid] = &p;
+    std::set<pid_t> in;
+    const auto known = [&](const ProcInfo& p) {
+      if (p.pid == m_self) return false;
+      if (p.pid == m_root) return !m_root_reaped;
+      const auto it = m_known.find(p.pid);
+      if (it != m_known.end() && it->second == p.start) return true;
+      if (m_groups.count(p.pgid) != 0 || m_sessions.count(p.sid) != 0) return true;
+      return m_adopt && p.ppid == m_self;
+    };
+    // A fixed point: parents bring in children, members bring in their
+    // groups and sessions.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& p : all) {
+        if (in.count(p.pid) != 0) continue;
+        if (known(p) || (p.ppid != m_self && in.count(p.ppid) != 0)) {
+          in.insert(p.pid);
+          m_known[p.pid] = p.start;
+          if (p.pgid != m_self_pgid) m_groups.insert(p.pgid);
+          if (p.sid != m_self_sid) m_sessions.insert(p.sid);
+          grew = true;
+        }
+      }
+    }
+    std::vector<ProcInfo> out;
+    for (const pid_t pid : in) out.push_back(*by_pid[pid]);
+    return out;
+  }
+
+  void reap(pid_t pid) {
+    rusage ru{};
+    int status = 0;
+    if (::wait4(pid, &status, WNOHANG, &ru) == pid) {
+      m_reaped += seconds_of(ru);
+      m_known.erase(pid);
+    }
+  }
+
+  pid_t m_root;
+  pid_t m_self;
+  pid_t m_self_pgid;
+  pid_t m_self_sid;
+  bool m_adopt;
+  double m_tick;
+  bool m_root_reaped = false;
+  double m_reaped = 0.0;                        // CPU of the members we reaped ourselves
+  double m_charged = 0.0;                       // the largest total seen
+  std::map<pid_t, unsigned long long> m_known;  // pid -> start time
+  std::set<pid_t> m_groups;
+  std::set<pid_t> m_sessions;
+};
+
+// Step 3. Starting the program.
+
+struct Spawned {
+  pid_t pid = -1;
+  std::string error;
+};
+
+[[nodiscard]] int open_log(const std::filesystem::path& path) {
+  if (path.empty()) return ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+[[nodiscard]] Spawned spawn(const RunSpec& spec) {
+  // Everything the child needs is made before fork(): after it, only
+  // async-signal-safe calls (this may run in a threaded program).
+  const std::string dir = spec.dir.string();
+  std::string sh = "sh";
+  std::string dash_c = "-c";
+  std::string command = spec.command;
+  char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
+  const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int out = open_log(spec.out_log);
+  const int err = open_log(spec.err_log);
+  int pipefd[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (const int fd : {in, out, err, pipefd[0], pipefd[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+  };
+  if (in < 0 || out < 0 || err < 0 || ::pipe2(pipefd, O_CLOEXEC) != 0) {
+    const int e = errno;
+    close_all();
+    return {-1, fmt::format("cannot open the agent's files: {}", std::strerror(e))};
+  }
+  rlimit core{0, 0};
+  rlimit fsize{RLIM_INFINITY, RLIM_INFINITY};
+  if (spec.file_size_limit != 0) fsize = {spec.file_size_limit, spec.file_size_limit};
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const auto die = [&](int e) {
+      (void)!::write(pipefd[1], &e, sizeof e);
+      ::_exit(127);
+    };
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) {
+      if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &dfl, nullptr);
+    }
+    if (::setsid() < 0) die(errno);
+    // If the referee dies, the agent's main process dies with it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) die(errno);
+    ::setrlimit(RLIMIT_CORE, &core);
+    ::setrlimit(RLIMIT_FSIZE, &fsize);
+    if (::chdir(dir.c_str()) != 0) die(errno);
+    ::execve("/bin/sh", argv, environ);
+    die(errno);
+  }
+  const int fork_errno = errno;
+  ::close(pipefd[1]);
+  pipefd[1] = -1;
+  if (pid < 0) {
+    close_all();
+    return {-1, fmt::format("fork failed: {}", std::strerror(fork_errno))};
+  }
+  // The pipe closes on exec (nothing to read) or carries the child's errno.
+  int child_errno = 0;
+  ssize_t n = -1;
+  do {
+    n = ::read(pipefd[0], &child_errno, sizeof child_errno);
+  } while (n < 0 && errno == EINTR);
+  close_all();
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return {-1, fmt::format("cannot start the agent in {}: {}", dir, std::strerror(child_errno))};
+  }
+  return {pid, {}};
+}
+
+// Waits up to `seconds` for the root to end (woken at once by its pidfd).
+void wait_a_little(int pidfd, double seconds) {
+  if (pidfd < 0) {
+    sleep_seconds(seconds);
+    return;
+  }
+  pollfd p{pidfd, POLLIN, 0};
+  timespec ts{};
+  ts.tv_nsec = static_cast<long>(seconds * 1e9);
+  ::ppoll(&p, 1, &ts, nullptr);
+}
+
+[[nodiscard]] bool root_ended(pid_t pid) {
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    return errno != EINTR;  // ECHILD: someone reaped it (SIGCHLD ignored)
+  }
+  return info.si_pid == pid;
+}
+
+}  // namespace
+
+std::string signal_name(int signal) {
+  if (const char* abbrev = ::sigabbrev_np(signal)) return fmt::format("SIG{}", abbrev);
+  return fmt::format("signal {}", signal);
+}
+
+std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (const char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string RunResult::describe() const {
+  switch (stop) {
+    case Stop::Exited:
+      // A shell reports a child killed by signal N as status 128 + N.
+      if (exit_code > 128 && exit_code < 128 + NSIG) {
+        return fmt::format("exit status {} (a child killed by signal {}, {})", exit_code,
+                           exit_code - 128, signal_name(exit_code - 128));
+      }
+      return fmt::format("exit status {}", exit_code);
+    case Stop::Signaled:
+      return fmt::format("killed by signal {} ({})", signal, signal_name(signal));
+    case Stop::CpuLimit: return fmt::format("stopped at the CPU limit after {:.3f} s", cpu_seconds);
+    case Stop::WallLimit:
+      return fmt::format("stopped at the wall-clock limit after {:.3f} s (CPU {:.3f} s)",
+                         wall_seconds, cpu_seconds);
+    case Stop::Cancelled: return "cancelled";
+    case Stop::SpawnFailed: return error;
+  }
+  return "unknown";
+}
+
+RunResult run_agent(const RunSpec& spec) {
+  // Orphans of the agent come back to us, not to init (process-wide, idempotent).
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  RunResult r;
+  WallClock clock;
+  const Spawned child = spawn(spec);
+  if (child.pid < 0) {
+    r.error = child.error;
+    return r;
+  }
+  const pid_t pid = child.pid;
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  Tree tree(pid, spec.adopt_strays);
+
+  // Watch until it ends or passes a limit.
+  std::optional<Stop> ours;
+  while (true) {
+    if (root_ended(pid)) break;
+    const double cpu = tree.poll();
+    const double wall = clock.seconds();
+    if (spec.cancel != nullptr && spec.cancel->load()) {
+      ours = Stop::Cancelled;
+    } else if (spec.cpu_limit > 0.0 && cpu > spec.cpu_limit) {
+      ours = Stop::CpuLimit;
+    } else if (spec.wall_limit > 0.0 && wall > spec.wall_limit) {
+      ours = Stop::WallLimit;
+    }
+    if (ours) break;
+    // Poll often near a limit, less often far from one (a 300 s budget
+    // needs no 5 ms polls); the pidfd wakes us at once when it ends.
+    double room = 1e9;
+    if (spec.cpu_limit > 0.0) room = std::min(room, spec.cpu_limit - cpu);
+    if (spec.wall_limit > 0.0) room = std::min(room, spec.wall_limit - wall);
+    wait_a_little(pidfd, std::clamp(room / 8.0, spec.poll_seconds,
+                                    std::max(spec.poll_seconds, kMaxPollSeconds)));
+  }
+  r.wall_seconds = clock.seconds();
+  if (pidfd >= 0) ::close(pidfd);
+
+  // Whatever is left of its tree is killed and reaped; then the root.
+  r.leftovers = tree.clear(2.0);
+  const int status = tree.reap_root();
+  (void)tree.clear(0.5);  // in case the first clear ran out of time
+  r.cpu_seconds = tree.charged();
+  if (ours) {
+    r.stop = *ours;
+    r.leftovers = 0;
+  } else if (WIFSIGNALED(status)) {
+    r.stop = Stop::Signaled;
+    r.signal = WTERMSIG(status);
+  } else {
+    r.stop = Stop::Exited;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return r;
+}
+
+}  // namespace duel::referee

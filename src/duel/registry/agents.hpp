@@ -7,7 +7,7 @@
 //   random:seed=S              a uniformly random legal move
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
-//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,seed=S   the full engine
+//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 #include <iostream>
 #include <memory>
@@ -74,8 +74,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "seed"})
-                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine
+                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs", "seed"})
+                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -86,6 +87,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!nodes) return fail(nodes.error());
   const auto hash = spec.integer("hash", 64, 1, 16384);
   if (!hash) return fail(hash.error());
+  const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
+  if (!qs) return fail(qs.error());
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
   AgentPtr agent;
@@ -99,6 +102,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       // An engine with no limit at all would search to the end: give it a second.
       if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
+      settings.options.quiescence = *qs != 0;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
     } else {

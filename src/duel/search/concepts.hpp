@@ -33,6 +33,14 @@ concept Heuristic = requires(H& h, const S& s) {
   { h(s) } -> std::convertible_to<Value>;
 };
 
+// Optional: a game may say a position is not quiet (checkers: a capture is
+// compulsory), so the engine searches on past its depth until it is, rather
+// than trust the heuristic in the middle of an exchange (quiescence).
+template <class S>
+concept HasQuietness = requires(const S& s) {
+  { s.is_quiet() } -> std::convertible_to<bool>;
+};
+
 // Optional: a game may score moves for ordering (higher first), e.g. captures.
 template <class S>
 concept HasOrderHint = requires(const S& s, const typename S::Move& m) {

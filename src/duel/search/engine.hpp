@@ -26,6 +26,7 @@ struct EngineOptions {
   double soft_time = 0.5;    // do not start a new iteration past this share of the time
   int first_depth = 1;       // the first iteration's depth (solvers start deep)
   bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
+  bool quiescence = true;    // past the depth, go on while the game says "not quiet"
 };
 
 template <GameState S, class H>
@@ -190,7 +191,16 @@ class Engine {
       ++m_stats.leaves;
       return for_player(terminal_value(s.utility(), ply), s.to_move());
     }
-    if (depth <= 0 || ply >= kMaxPly - 1) return evaluate(s);
+    if (ply >= kMaxPly - 1) return evaluate(s);
+    if (depth <= 0) {
+      // At the horizon only a quiet position is judged by the heuristic; a
+      // game with forced replies (checkers' compulsory captures) plays them
+      // out first. Each such move shrinks the material, so this ends.
+      bool quiet = true;
+      if constexpr (HasQuietness<S>) quiet = !m_options.quiescence || s.is_quiet();
+      if (quiet) return evaluate(s);
+      depth = 0;
+    }
 
     // Step 2. Transposition table: a stored bound may answer the node.
     const Value alpha_orig = alpha;

@@ -67,7 +67,10 @@ class State {
   [[nodiscard]] std::uint64_t key() const noexcept { return m_pos.key(); }
   [[nodiscard]] Ending ending() const noexcept;
 
-  // Step 2. Ordering hooks for the engine: longer captures first, then crowning.
+  // Step 2. Hooks for the engine. Not quiet: a capture is compulsory, so the
+  // heuristic would judge a position in the middle of an exchange.
+  [[nodiscard]] bool is_quiet() const noexcept { return !m_pos.can_jump(); }
+  // Longer captures first, then crowning.
   [[nodiscard]] int order_hint(const Move& m) const noexcept {
     return 16 * std::popcount(m.captured()) + (m_pos.crowns(m) ? 8 : 0);
   }

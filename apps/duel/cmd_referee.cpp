@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <fstream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "common.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/core/text.hpp"
+#include "duel/games/checkers/pdn.hpp"
 #include "duel/referee/referee.hpp"
 
 namespace duel::cli {
@@ -28,6 +30,7 @@ struct RefereeOptions {
   double wall_factor = 2.0;
   double wall_slack = 1.0;
   double calibrate_time = 120.0;
+  std::string pdnout;
   bool json = false;
   bool quiet = false;
 };
@@ -55,6 +58,23 @@ double rounded(double s) {
 
 std::string winner_text(const std::optional<int>& w) {
   return w ? fmt::format("agent {}", *w) : std::string("none (draw)");
+}
+
+// A finished game in PDN: the agents' commands as the players, the referee's
+// reason as the termination.
+std::string game_pdn(const referee::GameRecord& g, const referee::MatchOptions& options) {
+  std::vector<std::string> moves;
+  for (const auto& t : g.turns) moves.push_back(t.move);
+  const int white = 1 - g.black;
+  const std::string_view result = !g.winner ? "1/2-1/2" : *g.winner == g.black ? "1-0" : "0-1";
+  auto start = referee::State::parse(g.start, options.start.draw_limit_plies());
+  return games::checkers::pdn_text(
+      start ? *start : options.start, moves, result,
+      {{"Event", "duel referee"},
+       {"Round", std::to_string(g.number + 1)},
+       {"Black", options.agents[static_cast<std::size_t>(g.black)].command},
+       {"White", options.agents[static_cast<std::size_t>(white)].command},
+       {"Termination", fmt::format("{}: {}", referee::reason_text(g.reason), g.detail)}});
 }
 
 nlohmann::json to_json(const referee::MatchResult& m) {
@@ -134,6 +154,11 @@ int run_referee(const RefereeOptions& o) {
   options.calibrate_seconds = o.calibrate_time;
   options.workdir = o.workdir;
   options.keep = o.keep;
+  std::ofstream pdn;
+  if (!o.pdnout.empty()) {
+    pdn.open(o.pdnout, std::ios::app);
+    if (!pdn) return bad_input("--pdnout: cannot write " + o.pdnout);
+  }
   options.adopt_strays = true;  // this process starts nothing else meanwhile
   options.cancel = &g_stop;
   catch_stop_signals();
@@ -151,6 +176,10 @@ int run_referee(const RefereeOptions& o) {
                                 t.time_left));
     } else {
       const auto& g = *e.game;
+      if (pdn.is_open()) {
+        // Each game as soon as it ends: an interrupted match keeps its record.
+        pdn << game_pdn(g, options) << '\n' << std::flush;
+      }
       progress.update(fmt::format("game {}/{}: winner {} ({}) after {} plies", g.number + 1,
                                   o.games, winner_text(g.winner), referee::reason_text(g.reason),
                                   g.plies));
@@ -217,6 +246,7 @@ Command add_referee(CLI::App& app) {
   sub->add_option("--calibrate-time", o->calibrate_time, "Wall-clock limit of a calibrate run")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  sub->add_option("--pdnout", o->pdnout, "Append every game to this file as PDN as it ends");
   sub->add_flag("--json", o->json, "One JSON document");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o] { return run_referee(*o); }};

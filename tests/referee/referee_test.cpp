@@ -21,6 +21,7 @@
 #include "../support/cli_run.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/checkers/pdn.hpp"
 #include "duel/referee/process.hpp"
 #include "duel/referee/referee.hpp"
 
@@ -340,10 +341,28 @@ TEST(Referee, ThisBinaryAsBothAgents) {
   const std::string fen = "B:W21,22,23,26,27:B6,7,9,10,12";
   const CliRun r =
       duel("referee checkers --json --quiet --games 2 --time 30 --start " + fen +
-           " --agent duel:first --agent duel:random:seed=3 --calibrate 'duel:--seconds 0.05'");
+           " --agent duel:first --agent duel:random:seed=3 --calibrate 'duel:--seconds 0.05'" +
+           " --pdnout games.pdn");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   check_match_json(j, 2, *State::parse(fen));
+  // --pdnout: every game as PDN, replaying to the same moves and result.
+  ASSERT_EQ(r.files.count("games.pdn"), 1u);
+  const std::string pdn = r.files.at("games.pdn");
+  const auto second = pdn.find("[Event", 1);
+  ASSERT_NE(second, std::string::npos) << pdn;
+  for (int g = 0; g < 2; ++g) {
+    const auto game =
+        ::duel::games::checkers::parse_pdn(g == 0 ? pdn.substr(0, second) : pdn.substr(second));
+    ASSERT_TRUE(game.ok()) << game.error();
+    const auto& jg = j["games"][static_cast<std::size_t>(g)];
+    EXPECT_EQ(game->moves.size(), jg["plies"].get<std::size_t>());
+    EXPECT_EQ(game->start.to_text(), State::parse(fen)->to_text());
+    const std::string expected = jg["winner"].is_null()        ? "1/2-1/2"
+                                 : jg["winner"] == jg["black"] ? "1-0"
+                                                               : "0-1";
+    EXPECT_EQ(game->result, expected);
+  }
   EXPECT_EQ(j["agents"][0]["cmd"], "duel:first");
   EXPECT_EQ(j["agents"][0]["calibration"].get<std::string>().rfind("ok", 0), 0u) << j.dump();
   EXPECT_FALSE(j["agents"][1].contains("calibration"));

@@ -236,6 +236,21 @@ TEST(HomeworkPlan, SpreadsAGamesTimeAndKeepsAMargin) {
   EXPECT_GE(early.hash_mb, 1U);
 }
 
+TEST(HomeworkPlan, TheAgentSearchesForThePlannedTime) {
+  play::MovePlan plan;
+  plan.limit = 9.5;
+  plan.hash_mb = 128;
+  // Without this the engine's own default (1 s a move) ignored a GAME plan.
+  EXPECT_EQ(play::agent_for_plan("engine", plan), "engine:time=9.500000,hash=128");
+  EXPECT_EQ(play::agent_for_plan("engine:eval=material", plan),
+            "engine:eval=material,time=9.500000,hash=128");
+  EXPECT_EQ(play::agent_for_plan("engine:time=2,hash=8", plan), "engine:time=2,hash=8");
+  EXPECT_EQ(play::agent_for_plan("engine:depth=6", plan), "engine:depth=6,hash=128");
+  EXPECT_EQ(play::agent_for_plan("minimax:depth=4", plan), "minimax:depth=4");
+  EXPECT_EQ(play::agent_for_plan("alphabeta", plan), "alphabeta:time=9.500000");
+  EXPECT_EQ(play::agent_for_plan("random:seed=2", plan), "random:seed=2");
+}
+
 TEST(HomeworkPlan, PlaydataRoundTripsAndRejectsJunk) {
   const play::PlayData d{"B:W21-32:B1-12", {"11-15", "23-19"}, 1};
   const auto back = play::parse_playdata(play::playdata_text(d));

@@ -88,14 +88,6 @@ namespace {
   return best;
 }
 
-// The agent spec with a table size when it is the engine and none was given.
-[[nodiscard]] std::string with_hash(const std::string& spec_text, std::size_t mb) {
-  const auto spec = Spec::parse(spec_text);
-  if (!spec || spec->name() != "engine" || spec->has("hash")) return spec_text;
-  return fmt::format("{}{}hash={}", spec_text, spec_text.find(':') == std::string::npos ? ":" : ",",
-                     mb);
-}
-
 }  // namespace
 
 Result<Calibration> parse_calibration(std::string_view text) {
@@ -162,6 +154,25 @@ MovePlan plan_move(protocol::Mode mode, double seconds, double cpu_used, int own
   plan.limit = limit - static_cast<double>(plan.hash_mb) * c.alloc_seconds_per_mb;
   if (plan.limit < 0.01) plan.instant = true;
   return plan;
+}
+
+// The agent spec for this move: a searching agent given no limit of its own
+// searches for the planned time (a spec's own default, the engine's 1 s,
+// would ignore the plan), and the engine gets a table it can afford.
+std::string agent_for_plan(const std::string& spec_text, const MovePlan& plan) {
+  const auto spec = Spec::parse(spec_text);
+  if (!spec) return spec_text;
+  const std::string& kind = spec->name();
+  std::string out = spec_text;
+  const auto add = [&](const std::string& key_value) {
+    out += (out.find(':') == std::string::npos ? ":" : ",") + key_value;
+  };
+  const bool searches = kind == "engine" || kind == "minimax" || kind == "alphabeta";
+  if (searches && !spec->has("time") && !spec->has("depth") && !spec->has("nodes")) {
+    add(fmt::format("time={:.6f}", plan.limit));
+  }
+  if (kind == "engine" && !spec->has("hash")) add(fmt::format("hash={}", plan.hash_mb));
+  return out;
 }
 
 std::optional<PlayData> parse_playdata(std::string_view text) {
@@ -265,7 +276,7 @@ std::variant<std::string, HomeworkError> run_homework(const HomeworkOptions& o) 
   } else if (plan.instant) {
     move = one_ply_choice(s, legal);
   } else {
-    auto agent = registry::make_agent<State>(with_hash(o.agent, plan.hash_mb));
+    auto agent = registry::make_agent<State>(agent_for_plan(o.agent, plan));
     if (!agent) return HomeworkError{2, agent.error()};
     if ((*agent)->is_human()) return HomeworkError{2, "homework plays an AI agent, not 'human'"};
     const auto chosen = (*agent)->choose(s, agents::MoveClock{plan.limit});

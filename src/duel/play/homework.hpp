@@ -44,6 +44,11 @@ struct MovePlan {
 [[nodiscard]] MovePlan plan_move(games::checkers::protocol::Mode mode, double seconds,
                                  double cpu_used, int own_moves, int legal, const Calibration& c);
 
+// The agent spec a move is played with: a searching agent given no limit of
+// its own searches for the plan's time (not its spec's default), and the
+// engine gets the plan's table size unless the spec names one.
+[[nodiscard]] std::string agent_for_plan(const std::string& spec, const MovePlan& plan);
+
 // playdata.txt: the game from the first position this agent saw, so that
 // the next run can rebuild the exact state (clock, repetitions).
 struct PlayData {

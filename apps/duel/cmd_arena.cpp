@@ -4,8 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "common.hpp"
 #include "duel/arena/arena.hpp"
+#include "duel/arena/elo.hpp"
 #include "duel/registry/agents.hpp"
 
 namespace duel::cli {
@@ -43,12 +46,20 @@ int run_arena(const S& start, const ArenaOptions& o) {
         fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses));
   });
   progress.done();
+  const arena::EloEstimate elo = arena::estimate(score.wins, score.draws, score.losses);
+  const auto or_null = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
   if (o.json) {
     nlohmann::json j = {{"games", score.games()},
                         {"wins", score.wins},
                         {"draws", score.draws},
                         {"losses", score.losses},
-                        {"score", score.score()}};
+                        {"score", score.score()},
+                        {"elo", or_null(elo.elo)},
+                        {"elo_margin", or_null(elo.margin)},
+                        {"los", elo.los},
+                        {"draw_ratio", elo.draw_ratio}};
     std::cout << j.dump() << '\n';
     return 0;
   }
@@ -56,6 +67,12 @@ int run_arena(const S& start, const ArenaOptions& o) {
   std::cout << fmt::format("games {}: wins {}, draws {}, losses {} (for {}); score {:.3f}\n",
                            score.games(), score.wins, score.draws, score.losses, o.agents[0],
                            score.score());
+  // The line cutechess-cli prints, with the same numbers (arena/elo.hpp).
+  const std::string diff =
+      elo.elo ? fmt::format("{:.1f}", *elo.elo) : (score.score() > 0.5 ? "+inf" : "-inf");
+  const std::string margin = elo.margin ? fmt::format(" +/- {:.1f}", *elo.margin) : "";
+  std::cout << fmt::format("Elo difference: {}{}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", diff,
+                           margin, 100.0 * elo.los, 100.0 * elo.draw_ratio);
   return 0;
 }
 

@@ -131,6 +131,19 @@ TEST(Cli, ArenaJsonShape) {
   EXPECT_EQ(j["games"], 4);
   EXPECT_EQ(j["wins"].get<int>() + j["draws"].get<int>() + j["losses"].get<int>(), 4);
   EXPECT_GE(j["score"].get<double>(), 0.0);
+  for (const char* key : {"elo", "elo_margin", "los", "draw_ratio"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+}
+
+TEST(Cli, ArenaPrintsTheEloLine) {
+  // Two copies of the same deterministic agent: every game is the same
+  // result for each colour, so the line is predictable in its form.
+  const CliRun r = duel("arena kcell:n=2,k=7 --agent first --agent first --games 4");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Elo difference: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", LOS: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" %, DrawRatio: "), std::string::npos) << r.out;
 }
 
 }  // namespace

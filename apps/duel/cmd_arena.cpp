@@ -1,10 +1,9 @@
 // duel arena GAME --agent A --agent B --games N: a match of many games with
 // colours alternating; the score is from the first agent's view.
+#include <cmath>
 #include <memory>
 
 #include <nlohmann/json.hpp>
-
-#include <cmath>
 
 #include "common.hpp"
 #include "duel/arena/arena.hpp"
@@ -69,7 +68,8 @@ int run_arena(const S& start, const ArenaOptions& o) {
                            score.score());
   // The line cutechess-cli prints, with the same numbers (arena/elo.hpp).
   const std::string diff =
-      elo.elo ? fmt::format("{:.1f}", *elo.elo) : (score.score() > 0.5 ? "+inf" : "-inf");
+      elo.elo ? fmt::format("{:.1f}", std::round(*elo.elo * 10.0) / 10.0 + 0.0)  // no "-0.0"
+              : (score.score() > 0.5 ? "+inf" : "-inf");
   const std::string margin = elo.margin ? fmt::format(" +/- {:.1f}", *elo.margin) : "";
   std::cout << fmt::format("Elo difference: {}{}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", diff,
                            margin, 100.0 * elo.los, 100.0 * elo.draw_ratio);

@@ -40,7 +40,12 @@ int run_arena(const S& start, const ArenaOptions& o) {
                                    registry::AgentContext{seed})
         .value();
   };
+  // Each game's score for A, from the running totals, for the pentanomial.
+  std::vector<double> results;
+  arena::Score before;
   const auto score = arena::run_arena<S>(start, factory, options, [&](const arena::Score& s) {
+    results.push_back(s.wins > before.wins ? 1.0 : s.draws > before.draws ? 0.5 : 0.0);
+    before = s;
     progress.tick(
         fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses));
   });
@@ -58,7 +63,8 @@ int run_arena(const S& start, const ArenaOptions& o) {
                         {"elo", or_null(elo.elo)},
                         {"elo_margin", or_null(elo.margin)},
                         {"los", elo.los},
-                        {"draw_ratio", elo.draw_ratio}};
+                        {"draw_ratio", elo.draw_ratio},
+                        {"pentanomial", arena::pentanomial(results)}};
     std::cout << j.dump() << '\n';
     return 0;
   }
@@ -73,6 +79,9 @@ int run_arena(const S& start, const ArenaOptions& o) {
   const std::string margin = elo.margin ? fmt::format(" +/- {:.1f}", *elo.margin) : "";
   std::cout << fmt::format("Elo difference: {}{}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", diff,
                            margin, 100.0 * elo.los, 100.0 * elo.draw_ratio);
+  const auto ptnml = arena::pentanomial(results);
+  std::cout << fmt::format("Ptnml(0-2): [{}, {}, {}, {}, {}] (pairs of games, colours swapped)\n",
+                           ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4]);
   return 0;
 }
 

@@ -3,7 +3,9 @@
 // was published), to the printed digit.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "duel/arena/elo.hpp"
 
@@ -65,6 +67,15 @@ TEST(Elo, EdgesAreNamedNotInfinite) {
   EXPECT_DOUBLE_EQ(none.score, 0.5);
   // Symmetry: the other side's Elo is the negative.
   EXPECT_NEAR(*estimate(30, 10, 20).elo, -*estimate(20, 10, 30).elo, 1e-9);
+}
+
+TEST(Elo, PentanomialCountsPairs) {
+  // Pairs: (1, 0) = 1, (1, 1) = 2, (0.5, 0) = 0.5, (0.5, 1) = 1.5, (0, 0) = 0;
+  // the unpaired last game is left out.
+  const std::vector<double> scores = {1, 0, 1, 1, 0.5, 0, 0.5, 1, 0, 0, 1};
+  EXPECT_EQ(pentanomial(scores), (std::array<int, 5>{1, 1, 1, 1, 1}));
+  EXPECT_EQ(pentanomial({}), (std::array<int, 5>{}));
+  EXPECT_EQ(pentanomial({0.5, 0.5, 0.5, 0.5}), (std::array<int, 5>{0, 0, 2, 0, 0}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -134,6 +135,17 @@ TEST(Cli, ArenaJsonShape) {
   for (const char* key : {"elo", "elo_margin", "los", "draw_ratio"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
+  // The pentanomial counts the 2 pairs and adds up to the same points.
+  const auto ptnml = j["pentanomial"].get<std::vector<int>>();
+  ASSERT_EQ(ptnml.size(), 5u);
+  int pairs = 0;
+  double points = 0;
+  for (int i = 0; i < 5; ++i) {
+    pairs += ptnml[static_cast<std::size_t>(i)];
+    points += ptnml[static_cast<std::size_t>(i)] * i / 2.0;
+  }
+  EXPECT_EQ(pairs, 2);
+  EXPECT_DOUBLE_EQ(points, j["wins"].get<int>() + j["draws"].get<int>() / 2.0);
 }
 
 TEST(Cli, ArenaPrintsTheEloLine) {

@@ -12,8 +12,11 @@
 // inverse error function, as cutechess does, so the printed digits agree
 // (the exact quantile, 1.95996 instead of 1.95720, moves a margin by up to
 // 0.1 Elo).
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace duel::arena {
 
@@ -73,6 +76,20 @@ inline constexpr double kPi = 3.14159265358979323846;
     e.los = 0.5 + 0.5 * std::erf((wins - losses) / std::sqrt(2.0 * (wins + losses)));
   }
   return e;
+}
+
+// Pentanomial counts of paired games (fastchess's "Ptnml(0-2)"): games 2k
+// and 2k+1 are one opening with colours swapped, and a pair scores 0, 1/2,
+// 1, 3/2 or 2 for the player; counts[i] is the number of pairs scoring i/2.
+// Pairs say more than single games when openings favour one colour. An odd
+// last game has no partner and is left out.
+[[nodiscard]] inline std::array<int, 5> pentanomial(const std::vector<double>& scores) {
+  std::array<int, 5> counts{};
+  for (std::size_t i = 0; i + 1 < scores.size(); i += 2) {
+    const int halves = static_cast<int>(std::lround(2.0 * (scores[i] + scores[i + 1])));
+    counts[static_cast<std::size_t>(std::clamp(halves, 0, 4))] += 1;
+  }
+  return counts;
 }
 
 }  // namespace duel::arena

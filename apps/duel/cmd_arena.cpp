@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/registry/agents.hpp"
 
 namespace duel::cli {
@@ -22,8 +23,41 @@ struct ArenaOptions {
   double timeout = 0.0;
   int max_turns = 0;
   int openings = 0;
+  std::string sprt;  // elo0=0,elo1=10,alpha=0.05,beta=0.05
   bool json = false;
 };
+
+std::string verdict_text(arena::SprtVerdict v) {
+  switch (v) {
+    case arena::SprtVerdict::AcceptH0: return "H0 was accepted";
+    case arena::SprtVerdict::AcceptH1: return "H1 was accepted";
+    case arena::SprtVerdict::Continue: break;
+  }
+  return "no decision yet";
+}
+
+// --sprt elo0=A,elo1=B,alpha=X,beta=Y (any subset; cutechess's defaults for
+// the rest): read with the spec grammar, so mistakes get its messages.
+Result<arena::SprtSettings> parse_sprt(const std::string& text) {
+  const auto spec = Spec::parse("sprt:" + text);
+  if (!spec) return fail("--sprt: " + spec.error());
+  if (auto e = spec->reject_unknown({"elo0", "elo1", "alpha", "beta"})) {
+    return fail("--sprt: " + e->message);
+  }
+  arena::SprtSettings s;
+  const auto elo0 = spec->number("elo0", s.elo0, -1000, 1000);
+  const auto elo1 = spec->number("elo1", s.elo1, -1000, 1000);
+  const auto alpha = spec->number("alpha", s.alpha, 1e-6, 0.5);
+  const auto beta = spec->number("beta", s.beta, 1e-6, 0.5);
+  for (const auto* r : {&elo0, &elo1, &alpha, &beta}) {
+    if (!*r) {
+      const std::string& e = r->error();
+      return fail("--sprt: " + (e.rfind("sprt: ", 0) == 0 ? e.substr(6) : e));
+    }
+  }
+  if (!(*elo1 > *elo0)) return fail("--sprt: elo1 must be greater than elo0");
+  return arena::SprtSettings{*elo0, *elo1, *alpha, *beta};
+}
 
 template <class S>
 int run_arena(const S& start, const ArenaOptions& o) {
@@ -33,6 +67,12 @@ int run_arena(const S& start, const ArenaOptions& o) {
       return bad_input("--agent: the arena plays programs only");
     if (auto ok = registry::make_agent<S>(a); !ok) return bad_input("--agent: " + ok.error());
   }
+  std::optional<arena::SprtSettings> sprt;
+  if (!o.sprt.empty()) {
+    auto parsed = parse_sprt(o.sprt);
+    if (!parsed) return bad_input(parsed.error());
+    sprt = *parsed;
+  }
   Progress progress(!o.json);
   arena::ArenaOptions options{o.games, o.seed, {o.timeout, o.max_turns}, o.openings};
   const auto factory = [&](int which, std::uint64_t seed) {
@@ -40,14 +80,23 @@ int run_arena(const S& start, const ArenaOptions& o) {
                                    registry::AgentContext{seed})
         .value();
   };
+  double llr = 0.0;
+  arena::SprtVerdict verdict = arena::SprtVerdict::Continue;
   // Each game's score for A, from the running totals, for the pentanomial.
   std::vector<double> results;
   arena::Score before;
   const auto score = arena::run_arena<S>(start, factory, options, [&](const arena::Score& s) {
     results.push_back(s.wins > before.wins ? 1.0 : s.draws > before.draws ? 0.5 : 0.0);
     before = s;
-    progress.tick(
-        fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses));
+    std::string line =
+        fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses);
+    if (sprt) {
+      llr = arena::sprt_llr(s.wins, s.draws, s.losses, sprt->elo0, sprt->elo1);
+      verdict = arena::sprt_verdict(llr, *sprt);
+      line += fmt::format(", LLR {:.2f} ({:.2f}, {:.2f})", llr, sprt->lower(), sprt->upper());
+    }
+    progress.tick(line);
+    return verdict == arena::SprtVerdict::Continue;  // an SPRT that has decided stops the run
   });
   progress.done();
   const arena::EloEstimate elo = arena::estimate(score.wins, score.draws, score.losses);
@@ -65,6 +114,16 @@ int run_arena(const S& start, const ArenaOptions& o) {
                         {"los", elo.los},
                         {"draw_ratio", elo.draw_ratio},
                         {"pentanomial", arena::pentanomial(results)}};
+    if (sprt) {
+      j["sprt"] = {{"elo0", sprt->elo0},
+                   {"elo1", sprt->elo1},
+                   {"alpha", sprt->alpha},
+                   {"beta", sprt->beta},
+                   {"llr", llr},
+                   {"lower", sprt->lower()},
+                   {"upper", sprt->upper()},
+                   {"verdict", verdict_text(verdict)}};
+    }
     std::cout << j.dump() << '\n';
     return 0;
   }
@@ -79,6 +138,10 @@ int run_arena(const S& start, const ArenaOptions& o) {
   const std::string margin = elo.margin ? fmt::format(" +/- {:.1f}", *elo.margin) : "";
   std::cout << fmt::format("Elo difference: {}{}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", diff,
                            margin, 100.0 * elo.los, 100.0 * elo.draw_ratio);
+  if (sprt) {
+    std::cout << fmt::format("SPRT: llr {:.2f}, lbound {:.2f}, ubound {:.2f} - {}\n", llr,
+                             sprt->lower(), sprt->upper(), verdict_text(verdict));
+  }
   const auto ptnml = arena::pentanomial(results);
   std::cout << fmt::format("Ptnml(0-2): [{}, {}, {}, {}, {}] (pairs of games, colours swapped)\n",
                            ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4]);
@@ -107,6 +170,9 @@ Command add_arena(CLI::App& app) {
   sub->add_option("--openings", o->openings,
                   "Random plies before each pair of games (both colours get each opening)")
       ->check(CLI::Range(0, 40));
+  sub->add_option("--sprt", o->sprt,
+                  "Stop when an SPRT decides: elo0=0,elo1=10,alpha=0.05,beta=0.05 (cutechess's "
+                  "test; --games is then the most it plays)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

@@ -69,6 +69,34 @@ TEST(Elo, EdgesAreNamedNotInfinite) {
   EXPECT_NEAR(*estimate(30, 10, 20).elo, -*estimate(20, 10, 30).elo, 1e-9);
 }
 
+TEST(Sprt, MatchesPublishedLlr) {
+  // github.com/jw1912/SPRT README: `sprt.py --wins 4307 --losses 4063
+  // --draws 8620 --elo0 0 --elo1 3` prints "LLR: 2.47 (-2.94, 2.94)" with
+  // its default (unscaled, OpenBench's older) form.
+  const double llr = sprt_llr(4307, 8620, 4063, 0, 3, /*scaled=*/false);
+  EXPECT_NEAR(llr, 2.47, 0.005);
+  const SprtSettings s{0, 3, 0.05, 0.05};
+  EXPECT_NEAR(s.lower(), -2.94, 0.005);
+  EXPECT_NEAR(s.upper(), 2.94, 0.005);
+  EXPECT_EQ(sprt_verdict(llr, s), SprtVerdict::Continue);
+  // cutechess's scaled form divides the hypotheses by a factor below 1, so
+  // the same games weigh more: here 2.99, past the bound.
+  const double scaled = sprt_llr(4307, 8620, 4063, 0, 3);
+  EXPECT_GT(scaled, llr);
+  EXPECT_EQ(sprt_verdict(scaled, s), SprtVerdict::AcceptH1);
+}
+
+TEST(Sprt, DecidesEachWay) {
+  const SprtSettings s{0, 10, 0.05, 0.05};
+  EXPECT_DOUBLE_EQ(sprt_llr(10, 0, 3, 0, 10), 0.0);  // no draws yet: no estimate
+  // A clearly stronger side accepts H1, a clearly weaker one H0.
+  EXPECT_EQ(sprt_verdict(sprt_llr(600, 300, 400, 0, 10), s), SprtVerdict::AcceptH1);
+  EXPECT_EQ(sprt_verdict(sprt_llr(400, 300, 600, 0, 10), s), SprtVerdict::AcceptH0);
+  EXPECT_EQ(sprt_verdict(sprt_llr(12, 6, 11, 0, 10), s), SprtVerdict::Continue);
+  // Swapping the hypotheses negates the LLR.
+  EXPECT_NEAR(sprt_llr(50, 30, 40, 0, 10), -sprt_llr(50, 30, 40, 10, 0), 1e-9);
+}
+
 TEST(Elo, PentanomialCountsPairs) {
   // Pairs: (1, 0) = 1, (1, 1) = 2, (0.5, 0) = 0.5, (0.5, 1) = 1.5, (0, 0) = 0;
   // the unpaired last game is left out.

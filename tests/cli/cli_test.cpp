@@ -148,6 +148,23 @@ TEST(Cli, ArenaJsonShape) {
   EXPECT_DOUBLE_EQ(points, j["wins"].get<int>() + j["draws"].get<int>() / 2.0);
 }
 
+TEST(Cli, ArenaSprtStopsByItself) {
+  // Depth-3 alpha-beta against random play in small KCell: H1 (50 Elo
+  // better) is accepted long before the 400 games allowed.
+  const CliRun r = duel(
+      "arena kcell:n=2,k=7 --agent alphabeta:depth=3 --agent random --games 400 --openings 2 "
+      "--sprt elo0=0,elo1=50 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_LT(j["games"].get<int>(), 400);
+  EXPECT_EQ(j["sprt"]["verdict"], "H1 was accepted");
+  EXPECT_GE(j["sprt"]["llr"].get<double>(), j["sprt"]["upper"].get<double>());
+  expect_bad_input("arena kcell --agent first --agent first --sprt elo1=x", "--sprt: elo1=x");
+  expect_bad_input("arena kcell --agent first --agent first --sprt elo0=5,elo1=1",
+                   "elo1 must be greater than elo0");
+  expect_bad_input("arena kcell --agent first --agent first --sprt gamma=1", "--sprt:");
+}
+
 TEST(Cli, ArenaPrintsTheEloLine) {
   // Two copies of the same deterministic agent: every game is the same
   // result for each colour, so the line is predictable in its form.

@@ -60,9 +60,11 @@ template <class S>
 using AgentFactory =
     std::function<std::unique_ptr<agents::Agent<S>>(int which, std::uint64_t seed)>;
 
+// After each game `after_game(score)` sees the totals; returning false stops
+// the run there (an SPRT that has decided).
 template <games::PlayableGame S>
 Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions& options,
-                const std::function<void(const Score&)>& after_game = {}) {
+                const std::function<bool(const Score&)>& after_game = {}) {
   Score score;
   for (int g = 0; g < options.games; ++g) {
     const std::uint64_t seed = options.seed * 1000003ULL + static_cast<std::uint64_t>(g);
@@ -85,7 +87,7 @@ Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions&
       ++score.losses;
     else
       ++score.draws;
-    if (after_game) after_game(score);
+    if (after_game && !after_game(score)) break;
   }
   return score;
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -76,6 +77,56 @@ inline constexpr double kPi = 3.14159265358979323846;
     e.los = 0.5 + 0.5 * std::erf((wins - losses) / std::sqrt(2.0 * (wins + losses)));
   }
   return e;
+}
+
+// The sequential probability ratio test as cutechess-cli runs it (`-sprt
+// elo0=0 elo1=10 alpha=0.05 beta=0.05`): under the BayesElo model a rating
+// difference x and a draw margin y give P(win) = f(x - y), P(loss) =
+// f(-x - y), f(t) = 1 / (1 + 10^(-t/400)). y is estimated from the games so
+// far; the log-likelihood ratio of H1 (elo1) against H0 (elo0) over the
+// observed W/D/L is compared with ln(beta / (1 - alpha)) and
+// ln((1 - beta) / alpha). cutechess also divides the hypotheses by the
+// draw-dependent scale 4z / (1 + z)^2, z = 10^(-y/400), so that they read as
+// ordinary Elo; `scaled = false` leaves that out (OpenBench's older form).
+struct SprtSettings {
+  double elo0 = 0.0;
+  double elo1 = 10.0;
+  double alpha = 0.05;
+  double beta = 0.05;
+  [[nodiscard]] double lower() const noexcept { return std::log(beta / (1.0 - alpha)); }
+  [[nodiscard]] double upper() const noexcept { return std::log((1.0 - beta) / alpha); }
+};
+
+enum class SprtVerdict : std::uint8_t { Continue, AcceptH0, AcceptH1 };
+
+// The LLR so far; 0 until there is at least one win, one draw and one loss
+// (the draw margin cannot be estimated before).
+[[nodiscard]] inline double sprt_llr(int wins, int draws, int losses, double elo0, double elo1,
+                                     bool scaled = true) noexcept {
+  if (wins <= 0 || draws <= 0 || losses <= 0) return 0.0;
+  const double n = wins + draws + losses;
+  const double pw = wins / n;
+  const double pl = losses / n;
+  const double draw_elo = 200.0 * std::log10((1.0 / pw - 1.0) * (1.0 / pl - 1.0));
+  const double z = std::pow(10.0, -draw_elo / 400.0);
+  const double scale = scaled ? 4.0 * z / ((1.0 + z) * (1.0 + z)) : 1.0;
+  const auto f = [](double t) { return 1.0 / (1.0 + std::pow(10.0, -t / 400.0)); };
+  const auto probs = [&](double elo) {
+    const double x = elo / scale;
+    const double win = f(x - draw_elo);
+    const double loss = f(-x - draw_elo);
+    return std::array<double, 3>{win, loss, 1.0 - win - loss};
+  };
+  const auto p0 = probs(elo0);
+  const auto p1 = probs(elo1);
+  return wins * std::log(p1[0] / p0[0]) + losses * std::log(p1[1] / p0[1]) +
+         draws * std::log(p1[2] / p0[2]);
+}
+
+[[nodiscard]] inline SprtVerdict sprt_verdict(double llr, const SprtSettings& s) noexcept {
+  if (llr >= s.upper()) return SprtVerdict::AcceptH1;
+  if (llr <= s.lower()) return SprtVerdict::AcceptH0;
+  return SprtVerdict::Continue;
 }
 
 // Pentanomial counts of paired games (fastchess's "Ptnml(0-2)"): games 2k

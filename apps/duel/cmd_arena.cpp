@@ -1,6 +1,7 @@
 // duel arena GAME --agent A --agent B --games N: a match of many games with
 // colours alternating; the score is from the first agent's view.
 #include <cmath>
+#include <fstream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,8 @@
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
 #include "duel/core/spec.hpp"
+#include "duel/games/checkers/pdn.hpp"
+#include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
 namespace duel::cli {
@@ -23,7 +26,9 @@ struct ArenaOptions {
   double timeout = 0.0;
   int max_turns = 0;
   int openings = 0;
-  std::string sprt;  // elo0=0,elo1=10,alpha=0.05,beta=0.05
+  std::string sprt;     // elo0=0,elo1=10,alpha=0.05,beta=0.05
+  std::string records;  // JSON lines, one game each
+  std::string pdnout;   // checkers: PDN
   bool json = false;
 };
 
@@ -73,6 +78,41 @@ int run_arena(const S& start, const ArenaOptions& o) {
     if (!parsed) return bad_input(parsed.error());
     sprt = *parsed;
   }
+  std::ofstream records;
+  if (!o.records.empty()) {
+    records.open(o.records, std::ios::app);
+    if (!records) return bad_input("--records: cannot write " + o.records);
+  }
+  std::ofstream pdn;
+  if (!o.pdnout.empty()) {
+    if constexpr (!std::is_same_v<S, games::checkers::State>) {
+      return bad_input("--pdnout: PDN records checkers games; use --records for " +
+                       std::string(S::kName));
+    }
+    pdn.open(o.pdnout, std::ios::app);
+    if (!pdn) return bad_input("--pdnout: cannot write " + o.pdnout);
+  }
+  // A checkers game as PDN, Black first: A is Black in even-numbered games.
+  const auto write_pdn = [&](std::ofstream& out, const S& first, int g, const auto& record) {
+    if constexpr (std::is_same_v<S, games::checkers::State>) {
+      std::vector<std::string> moves;
+      for (const auto& m : record.moves) moves.push_back(m.text);
+      const std::size_t a = g % 2 == 0 ? 0 : 1;
+      const int payoff = record.payoff > 0 ? 1 : record.payoff < 0 ? -1 : 0;
+      auto begin = S::parse(record.start, first.draw_limit_plies());
+      out << games::checkers::pdn_text(begin ? *begin : first, moves,
+                                       games::checkers::pdn_result(payoff),
+                                       {{"Event", "duel arena"},
+                                        {"Round", std::to_string(g + 1)},
+                                        {"Black", o.agents[a]},
+                                        {"White", o.agents[1 - a]},
+                                        {"Termination", record.reason}})
+          << '\n'
+          << std::flush;
+    } else {
+      (void)out, (void)first, (void)g, (void)record;
+    }
+  };
   Progress progress(!o.json);
   arena::ArenaOptions options{o.games, o.seed, {o.timeout, o.max_turns}, o.openings};
   const auto factory = [&](int which, std::uint64_t seed) {
@@ -85,19 +125,31 @@ int run_arena(const S& start, const ArenaOptions& o) {
   // Each game's score for A, from the running totals, for the pentanomial.
   std::vector<double> results;
   arena::Score before;
-  const auto score = arena::run_arena<S>(start, factory, options, [&](const arena::Score& s) {
-    results.push_back(s.wins > before.wins ? 1.0 : s.draws > before.draws ? 0.5 : 0.0);
-    before = s;
-    std::string line =
-        fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses);
-    if (sprt) {
-      llr = arena::sprt_llr(s.wins, s.draws, s.losses, sprt->elo0, sprt->elo1);
-      verdict = arena::sprt_verdict(llr, *sprt);
-      line += fmt::format(", LLR {:.2f} ({:.2f}, {:.2f})", llr, sprt->lower(), sprt->upper());
-    }
-    progress.tick(line);
-    return verdict == arena::SprtVerdict::Continue;  // an SPRT that has decided stops the run
-  });
+  const auto score = arena::run_arena<S>(
+      start, factory, options, [&](const arena::Score& s, int g, const auto& record) {
+        if (records.is_open()) {
+          // One JSON document a line, written as each game ends (nothing lost
+          // if the run stops): the game's number, the agents as Player 1 and 2.
+          auto r = record;
+          const std::size_t a = g % 2 == 0 ? 0 : 1;
+          r.agents = {o.agents[a], o.agents[1 - a]};
+          nlohmann::json j = play::to_json(r);
+          j["number"] = g + 1;
+          records << j.dump() << '\n' << std::flush;
+        }
+        if (pdn.is_open()) write_pdn(pdn, start, g, record);
+        results.push_back(s.wins > before.wins ? 1.0 : s.draws > before.draws ? 0.5 : 0.0);
+        before = s;
+        std::string line =
+            fmt::format("game {}/{}: +{} ={} -{}", s.games(), o.games, s.wins, s.draws, s.losses);
+        if (sprt) {
+          llr = arena::sprt_llr(s.wins, s.draws, s.losses, sprt->elo0, sprt->elo1);
+          verdict = arena::sprt_verdict(llr, *sprt);
+          line += fmt::format(", LLR {:.2f} ({:.2f}, {:.2f})", llr, sprt->lower(), sprt->upper());
+        }
+        progress.tick(line);
+        return verdict == arena::SprtVerdict::Continue;  // an SPRT that has decided stops the run
+      });
   progress.done();
   const arena::EloEstimate elo = arena::estimate(score.wins, score.draws, score.losses);
   const auto or_null = [](const std::optional<double>& v) {
@@ -173,6 +225,9 @@ Command add_arena(CLI::App& app) {
   sub->add_option("--sprt", o->sprt,
                   "Stop when an SPRT decides: elo0=0,elo1=10,alpha=0.05,beta=0.05 (cutechess's "
                   "test; --games is then the most it plays)");
+  sub->add_option("--records", o->records,
+                  "Append every game as one JSON line (moves, times, search statistics)");
+  sub->add_option("--pdnout", o->pdnout, "Checkers: append every game as PDN");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

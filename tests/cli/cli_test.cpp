@@ -3,12 +3,14 @@
 // the documented shape.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "duel/games/checkers/pdn.hpp"
 
 namespace {
 
@@ -163,6 +165,37 @@ TEST(Cli, ArenaSprtStopsByItself) {
   expect_bad_input("arena kcell --agent first --agent first --sprt elo0=5,elo1=1",
                    "elo1 must be greater than elo0");
   expect_bad_input("arena kcell --agent first --agent first --sprt gamma=1", "--sprt:");
+}
+
+TEST(Cli, ArenaWritesEveryGamesRecord) {
+  const CliRun r = duel(
+      "arena checkers --agent alphabeta:depth=1 --agent random --games 3 --records games.jsonl "
+      "--pdnout games.pdn --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // JSON lines: one game each, numbered, A as Player 1 in odd-numbered lines.
+  std::istringstream lines(r.files.at("games.jsonl"));
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    const auto j = nlohmann::json::parse(line);
+    ++n;
+    EXPECT_EQ(j["number"], n);
+    EXPECT_EQ(j["players"][n % 2 == 1 ? 0 : 1], "alphabeta:depth=1");
+    EXPECT_FALSE(j["moves"].empty());
+  }
+  EXPECT_EQ(n, 3);
+  // PDN: three games that replay.
+  const std::string pdn = r.files.at("games.pdn");
+  std::size_t games = 0;
+  for (std::size_t at = pdn.find("[Event"); at != std::string::npos;
+       at = pdn.find("[Event", at + 1)) {
+    const auto next = pdn.find("[Event", at + 1);
+    const auto g = duel::games::checkers::parse_pdn(pdn.substr(at, next - at));
+    EXPECT_TRUE(g.ok()) << g.error();
+    ++games;
+  }
+  EXPECT_EQ(games, 3u);
+  expect_bad_input("arena kcell --agent first --agent first --pdnout x.pdn", "--pdnout");
 }
 
 TEST(Cli, ArenaPrintsTheEloLine) {

@@ -60,11 +60,16 @@ template <class S>
 using AgentFactory =
     std::function<std::unique_ptr<agents::Agent<S>>(int which, std::uint64_t seed)>;
 
-// After each game `after_game(score)` sees the totals; returning false stops
-// the run there (an SPRT that has decided).
+// What the caller sees after each game: the totals so far, the game's number
+// (A was Player 1 when it is even) and its whole record.
+template <class S>
+using AfterGame = std::function<bool(const Score&, int game, const play::MatchRecord<S>& record)>;
+
+// After each game `after_game` sees the totals and the record; returning
+// false stops the run there (an SPRT that has decided).
 template <games::PlayableGame S>
 Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions& options,
-                const std::function<bool(const Score&)>& after_game = {}) {
+                const AfterGame<S>& after_game = {}) {
   Score score;
   for (int g = 0; g < options.games; ++g) {
     const std::uint64_t seed = options.seed * 1000003ULL + static_cast<std::uint64_t>(g);
@@ -87,7 +92,7 @@ Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions&
       ++score.losses;
     else
       ++score.draws;
-    if (after_game && !after_game(score)) break;
+    if (after_game && !after_game(score, g, record)) break;
   }
   return score;
 }

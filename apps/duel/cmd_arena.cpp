@@ -10,7 +10,7 @@
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
 #include "duel/core/spec.hpp"
-#include "duel/games/checkers/pdn.hpp"
+#include "duel/play/pdn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -95,18 +95,13 @@ int run_arena(const S& start, const ArenaOptions& o) {
   // A checkers game as PDN, Black first: A is Black in even-numbered games.
   const auto write_pdn = [&](std::ofstream& out, const S& first, int g, const auto& record) {
     if constexpr (std::is_same_v<S, games::checkers::State>) {
-      std::vector<std::string> moves;
-      for (const auto& m : record.moves) moves.push_back(m.text);
       const std::size_t a = g % 2 == 0 ? 0 : 1;
-      const int payoff = record.payoff > 0 ? 1 : record.payoff < 0 ? -1 : 0;
-      auto begin = S::parse(record.start, first.draw_limit_plies());
-      out << games::checkers::pdn_text(begin ? *begin : first, moves,
-                                       games::checkers::pdn_result(payoff),
-                                       {{"Event", "duel arena"},
-                                        {"Round", std::to_string(g + 1)},
-                                        {"Black", o.agents[a]},
-                                        {"White", o.agents[1 - a]},
-                                        {"Termination", record.reason}})
+      out << play::pdn_record(record, first,
+                              {{"Event", "duel arena"},
+                               {"Round", std::to_string(g + 1)},
+                               {"Black", o.agents[a]},
+                               {"White", o.agents[1 - a]},
+                               {"Termination", record.reason}})
           << '\n'
           << std::flush;
     } else {

@@ -9,10 +9,6 @@
 namespace duel::cli {
 namespace {
 
-struct HomeworkArgs {
-  play::HomeworkOptions options;
-};
-
 struct CalibrateArgs {
   std::filesystem::path dir = ".";
   double seconds = 1.0;
@@ -21,17 +17,17 @@ struct CalibrateArgs {
 }  // namespace
 
 Command add_homework(CLI::App& app) {
-  auto args = std::make_shared<HomeworkArgs>();
+  auto args = std::make_shared<play::HomeworkOptions>();
   CLI::App* sub = app.add_subcommand(
       "homework",
       "Play one checkers move by seed 003's protocol: read input.txt, write output.txt "
       "(GAME mode keeps playdata.txt; calibration.txt is read when present)");
-  sub->add_option("--agent", args->options.agent,
+  sub->add_option("--agent", args->agent,
                   "Agent spec (default: engine; the seed's reference: minimax:depth=4)");
-  sub->add_option("--dir", args->options.dir, "Working directory (default: the current one)");
-  sub->add_flag("--verbose,-v", args->options.verbose, "The time plan and search on stderr");
+  sub->add_option("--dir", args->dir, "Working directory (default: the current one)");
+  sub->add_flag("--verbose,-v", args->verbose, "The time plan and search on stderr");
   return {sub, [args] {
-            const auto r = play::run_homework(args->options);
+            const auto r = play::run_homework(*args);
             if (const auto* e = std::get_if<play::HomeworkError>(&r)) {
               if (e->status == kBadInput) return bad_input(e->message);
               std::cerr << "duel: " << e->message << '\n';

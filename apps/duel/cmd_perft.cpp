@@ -1,13 +1,12 @@
 // duel perft GAME DEPTH: counts the move paths of length DEPTH (a rules check).
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "common.hpp"
 #include "duel/core/clock.hpp"
+#include "duel/core/file.hpp"
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/games/game.hpp"
 
@@ -117,11 +116,9 @@ Result<std::string> board_file_state(const std::string& game, const std::string&
         fmt::format("--board reads checkers boards (seed 003's input.txt), not '{}'", game));
   }
   if (!state.empty()) return fail("give --board or --state, not both");
-  std::ifstream in(path);
-  if (!in) return fail(fmt::format("--board: cannot read {}", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  const auto file = read_file(path);
+  if (!file) return fail(fmt::format("--board: cannot read {}", path));
+  const std::string& text = *file;
   const auto input = games::checkers::protocol::parse_input(text);
   if (input) return input->state.to_text();
   // Not an input.txt: the board lines alone, if they read as a position.

@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "common.hpp"
-#include "duel/games/checkers/pdn.hpp"
 #include "duel/play/comp472_trace.hpp"
 #include "duel/play/match.hpp"
+#include "duel/play/pdn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -182,14 +182,11 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   }
   if (!o.pdn.empty()) {
     if constexpr (std::is_same_v<S, games::checkers::State>) {
-      std::vector<std::string> moves;
-      for (const auto& m : record.moves) moves.push_back(m.text);
-      const int payoff = record.payoff > 0 ? 1 : record.payoff < 0 ? -1 : 0;
-      pdn << games::checkers::pdn_text(start, moves, games::checkers::pdn_result(payoff),
-                                       {{"Event", "duel play"},
-                                        {"Black", o.black},
-                                        {"White", o.white},
-                                        {"Termination", record.reason}});
+      pdn << play::pdn_record(record, start,
+                              {{"Event", "duel play"},
+                               {"Black", o.black},
+                               {"White", o.white},
+                               {"Termination", record.reason}});
       if (show) shown << "PDN written to " << o.pdn << '\n';
     }
   }

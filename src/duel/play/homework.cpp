@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "duel/core/clock.hpp"
+#include "duel/core/file.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/core/text.hpp"
 #include "duel/registry/agents.hpp"
@@ -27,14 +28,6 @@ using games::checkers::State;
 namespace protocol = games::checkers::protocol;
 
 namespace {
-
-[[nodiscard]] std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Writes `text` to `p` whole or not at all: a referee that reads the file
 // the moment the process ends never sees half a move.

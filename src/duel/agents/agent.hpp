@@ -19,7 +19,7 @@ struct MoveClock {
 
 // What a searching agent reports about its last move, from First's view.
 struct SearchReport {
-  std::string algorithm;  // "minimax", "alphabeta", "engine"
+  std::string algorithm;  // "minimax", "alphabeta", "engine", "uci"
   Value value = 0;
   int depth = 0;
   bool exact = false;
@@ -39,6 +39,9 @@ class Agent {
   [[nodiscard]] virtual bool is_human() const { return false; }
   // Statistics of the search behind the last move, if the agent searches.
   [[nodiscard]] virtual const SearchReport* last_report() const { return nullptr; }
+  // Why the last choose() gave nothing (an external program that crashed,
+  // hung or answered nonsense); empty when there is nothing to say.
+  [[nodiscard]] virtual std::string failure() const { return {}; }
   virtual void new_game() {}
 };
 

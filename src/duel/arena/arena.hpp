@@ -1,9 +1,21 @@
 #pragma once
-// Many games between two agents with colours alternating: agent A is Player 1
-// in even-numbered games and Player 2 in odd ones. Each game gets fresh agents
-// seeded from (seed, game number), so a match replays exactly.
+// Tournaments: many games between two or more agents, round-robin or
+// gauntlet, every opening played twice with colours swapped, games run on
+// several threads at once. Each game gets fresh agents seeded from (seed,
+// pairing, game), so a tournament replays exactly whatever the concurrency
+// (timed agents aside: how deep a clock lets a search go is never exact).
+//
+// Why one scheduler for every size: the two-agent match of the CLI, the
+// SPRT, the round-robin and the gauntlet differ only in their list of
+// pairings; the threads, openings and seeds are the same code.
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "duel/agents/agent.hpp"
@@ -12,7 +24,7 @@
 
 namespace duel::arena {
 
-// Wins, draws and losses from agent A's view.
+// Wins, draws and losses from one side's view.
 struct Score {
   int wins = 0;
   int draws = 0;
@@ -21,13 +33,14 @@ struct Score {
   [[nodiscard]] double score() const noexcept {
     return games() == 0 ? 0.0 : (wins + 0.5 * draws) / games();
   }
-};
-
-struct ArenaOptions {
-  int games = 10;
-  std::uint64_t seed = 0;
-  play::MatchOptions match;
-  int openings = 0;  // random plies played before each pair of games (0 = none)
+  void add(Value for_us) noexcept {
+    if (for_us > 0)
+      ++wins;
+    else if (for_us < 0)
+      ++losses;
+    else
+      ++draws;
+  }
 };
 
 // A start for games 2p and 2p+1: `plies` random moves from `start`, seeded by
@@ -55,45 +68,181 @@ S random_opening(const S& start, int plies, std::uint64_t seed) {
   return start;  // no such line: the games start from the start
 }
 
-// `make(which, seed)` builds agent A (which = 0) or B (which = 1).
+// Who meets whom. Round-robin: every agent against every other. Gauntlet:
+// the first agent against each of the others.
+enum class Format : std::uint8_t { RoundRobin, Gauntlet };
+
+struct Pairing {
+  int a = 0;  // agent indices; `a` is Player 1 in the even games of the pairing
+  int b = 1;
+};
+
+[[nodiscard]] inline std::vector<Pairing> pairings(int agents, Format format) {
+  std::vector<Pairing> out;
+  for (int i = 0; i < agents; ++i) {
+    for (int j = i + 1; j < agents; ++j) {
+      if (format == Format::Gauntlet && i != 0) break;
+      out.push_back({i, j});
+    }
+  }
+  return out;
+}
+
+// Game `g` of a pairing: which agent is Player 1, and the seeds. The first
+// pairing keeps the seeds of the two-agent arena of earlier versions, so its
+// published matches replay.
+struct GameSlot {
+  int number = 0;                // from 0, in schedule order
+  int pairing = 0;               // index into the pairings
+  int game = 0;                  // from 0 within the pairing; 2p and 2p+1 share opening p
+  std::array<int, 2> players{};  // agent indices: Player 1, Player 2
+  std::uint64_t seed_a = 0;
+  std::uint64_t seed_b = 0;
+};
+
+// The whole schedule: opening pair by opening pair, each pairing in turn,
+// so that a tournament stopped early has played every pairing about equally.
+[[nodiscard]] inline std::vector<GameSlot> schedule(const std::vector<Pairing>& pairs,
+                                                    int games_per_pairing, std::uint64_t seed) {
+  std::vector<GameSlot> out;
+  for (int pair = 0; 2 * pair < games_per_pairing; ++pair) {
+    for (std::size_t p = 0; p < pairs.size(); ++p) {
+      for (int k = 0; k < 2 && 2 * pair + k < games_per_pairing; ++k) {
+        GameSlot slot;
+        slot.number = static_cast<int>(out.size());
+        slot.pairing = static_cast<int>(p);
+        slot.game = 2 * pair + k;
+        slot.players = k == 0 ? std::array<int, 2>{pairs[p].a, pairs[p].b}
+                              : std::array<int, 2>{pairs[p].b, pairs[p].a};
+        const std::uint64_t base =
+            (p == 0 ? seed : mix64(seed ^ (0x5EEDULL * (p + 1)))) * 1000003ULL +
+            static_cast<std::uint64_t>(slot.game);
+        slot.seed_a = base;
+        slot.seed_b = base ^ 0xB0B0B0B0ULL;
+        out.push_back(slot);
+      }
+    }
+  }
+  return out;
+}
+
+// Where each pair of games starts. `Random` plays `plies` random moves (the
+// same opening for every pairing: fair to all); `List` cycles through given
+// positions (in order, or shuffled by the seed).
+template <class S>
+struct Openings {
+  int random_plies = 0;  // > 0: random openings of that many plies
+  std::vector<S> list;   // non-empty: these positions, cycled
+  bool shuffle = false;  // shuffle the list once with the seed
+
+  [[nodiscard]] S for_pair(const S& start, int pair, std::uint64_t seed) const {
+    if (!list.empty()) {
+      std::size_t i = static_cast<std::size_t>(pair) % list.size();
+      if (shuffle) {
+        // A fixed permutation of the list from the seed (Fisher–Yates),
+        // cycled: every position before any repeats.
+        std::vector<std::size_t> order(list.size());
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+        Rng rng(mix64(seed ^ 0x0BE41C65ULL));
+        for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
+        i = order[i];
+      }
+      return list[i];
+    }
+    if (random_plies > 0) {
+      return random_opening(start, random_plies,
+                            mix64(seed * 7919ULL + static_cast<std::uint64_t>(pair)));
+    }
+    return start;
+  }
+};
+
+struct TournamentOptions {
+  int games_per_pairing = 10;
+  int concurrency = 1;  // games at once
+  std::uint64_t seed = 0;
+  play::MatchOptions match;
+};
+
+// `make(agent, seed)` builds agent number `agent` for one game.
 template <class S>
 using AgentFactory =
-    std::function<std::unique_ptr<agents::Agent<S>>(int which, std::uint64_t seed)>;
+    std::function<std::unique_ptr<agents::Agent<S>>(int agent, std::uint64_t seed)>;
 
-// What the caller sees after each game: the totals so far, the game's number
-// (A was Player 1 when it is even) and its whole record.
+// One finished game: its slot, where it started and its whole record.
 template <class S>
-using AfterGame = std::function<bool(const Score&, int game, const play::MatchRecord<S>& record)>;
+struct GameResult {
+  const GameSlot& slot;
+  const S& start;
+  const play::MatchRecord<S>& record;
+};
 
-// After each game `after_game` sees the totals and the record; returning
-// false stops the run there (an SPRT that has decided).
+// Called once per finished game, one at a time (under a lock), in the order
+// games finish; returning false stops the tournament: no new game starts,
+// and the games already running finish and are reported.
+template <class S>
+using OnGame = std::function<bool(const GameResult<S>&)>;
+
+// Plays the schedule on `options.concurrency` threads. Returns how many
+// games were played.
 template <games::PlayableGame S>
-Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions& options,
-                const AfterGame<S>& after_game = {}) {
-  Score score;
-  for (int g = 0; g < options.games; ++g) {
-    const std::uint64_t seed = options.seed * 1000003ULL + static_cast<std::uint64_t>(g);
-    auto a = make(0, seed);
-    auto b = make(1, seed ^ 0xB0B0B0B0ULL);
-    const bool a_first = (g % 2) == 0;
-    const std::array<agents::Agent<S>*, 2> players =
-        a_first ? std::array<agents::Agent<S>*, 2>{a.get(), b.get()}
-                : std::array<agents::Agent<S>*, 2>{b.get(), a.get()};
-    const S first =
-        options.openings > 0
-            ? random_opening(start, options.openings,
-                             mix64(options.seed * 7919ULL + static_cast<std::uint64_t>(g / 2)))
-            : start;
-    const auto record = play::play_match<S>(first, players, options.match);
-    const Value for_a = a_first ? record.payoff : -record.payoff;
-    if (for_a > 0)
-      ++score.wins;
-    else if (for_a < 0)
-      ++score.losses;
-    else
-      ++score.draws;
-    if (after_game && !after_game(score, g, record)) break;
+int run_tournament(const S& start, const std::vector<GameSlot>& slots, const Openings<S>& openings,
+                   const AgentFactory<S>& make, const TournamentOptions& options,
+                   const OnGame<S>& on_game = {}) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex report;
+  int played = 0;
+  const auto worker = [&] {
+    while (!stop.load()) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= slots.size()) return;
+      const GameSlot& slot = slots[i];
+      const S first = openings.for_pair(start, slot.game / 2, options.seed);
+      std::array<std::unique_ptr<agents::Agent<S>>, 2> players;
+      // Agent A of the pairing gets seed_a whatever its colour.
+      const bool a_first = slot.game % 2 == 0;
+      players[0] = make(slot.players[0], a_first ? slot.seed_a : slot.seed_b);
+      players[1] = make(slot.players[1], a_first ? slot.seed_b : slot.seed_a);
+      const auto record =
+          play::play_match<S>(first, {players[0].get(), players[1].get()}, options.match);
+      players = {};  // external programs are gone before the next game starts
+      const std::lock_guard lock(report);
+      ++played;
+      if (on_game && !on_game(GameResult<S>{slot, first, record})) stop = true;
+    }
+  };
+  const int threads = std::max(1, std::min(options.concurrency, static_cast<int>(slots.size())));
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   }
+  return played;
+}
+
+// The two-agent match of earlier versions: A (agent 0) is Player 1 in the
+// even games. `openings` random plies before each pair of games.
+struct ArenaOptions {
+  int games = 10;
+  std::uint64_t seed = 0;
+  play::MatchOptions match;
+  int openings = 0;
+};
+
+template <games::PlayableGame S>
+Score run_arena(const S& start, const AgentFactory<S>& make, const ArenaOptions& options) {
+  Score score;
+  const auto slots = schedule({{0, 1}}, options.games, options.seed);
+  Openings<S> openings;
+  openings.random_plies = options.openings;
+  run_tournament<S>(start, slots, openings, make,
+                    TournamentOptions{options.games, 1, options.seed, options.match},
+                    [&](const GameResult<S>& r) {
+                      score.add(r.slot.players[0] == 0 ? r.record.payoff : -r.record.payoff);
+                      return true;
+                    });
   return score;
 }
 

@@ -25,6 +25,7 @@ enum class Ending : std::uint8_t {
   IllegalMove,  // an agent returned an illegal move: it loses
   Abandoned,    // an agent gave up (end of input, quit): it loses
   TurnLimit,    // --max-turns reached: a draw
+  Adjudicated,  // the scores the agents reported settled it (arena --draw, --resign)
 };
 
 [[nodiscard]] inline std::string_view ending_name(Ending e) {
@@ -34,6 +35,7 @@ enum class Ending : std::uint8_t {
     case Ending::IllegalMove: return "illegal-move";
     case Ending::Abandoned: return "abandoned";
     case Ending::TurnLimit: return "turn-limit";
+    case Ending::Adjudicated: return "adjudicated";
   }
   return "?";
 }
@@ -60,9 +62,27 @@ struct MatchRecord {
   double seconds = 0.0;
 };
 
+// Ending a game early from the scores agents report with their moves (as
+// cutechess-cli's -draw and -resign do); off when the counts are 0. Scores
+// are in the engine's units, from the mover's view; agents that report no
+// score are never adjudicated.
+struct Adjudication {
+  // A draw once `draw_after` turns are played and both sides' last
+  // `draw_count` scores each were within `draw_score` of zero.
+  int draw_after = 0;
+  int draw_count = 0;
+  Value draw_score = 0;
+  // A loss for a side whose last `resign_count` scores each were at most
+  // -`resign_score`.
+  int resign_count = 0;
+  Value resign_score = 0;
+  [[nodiscard]] bool any() const noexcept { return draw_count > 0 || resign_count > 0; }
+};
+
 struct MatchOptions {
   double timeout = 0.0;  // seconds a move for programs; 0 = none (people are never timed)
   int max_turns = 0;     // turns (a move by each player); 0 = none
+  Adjudication adjudication{};
 };
 
 template <class S>
@@ -78,6 +98,10 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
   record.final_state = start;
   WallClock match_clock;
   S state = start;
+  // Adjudication: each side's run of scores near zero and of lost scores.
+  std::array<int, 2> quiet_run{};
+  std::array<int, 2> lost_run{};
+  const Adjudication& adj = options.adjudication;
   const auto lose = [&](Player loser, Ending ending, std::string reason) {
     record.payoff = loser == Player::First ? -1 : 1;
     record.ending = ending;
@@ -107,8 +131,10 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     const std::optional<typename S::Move> move = agent.choose(state, clock);
     const double took = move_clock.seconds();
     if (!move) {
+      const std::string why = agent.failure();
       lose(mover, Ending::Abandoned,
-           fmt::format("Player {} ({}) gave up", number(mover), agent.name()));
+           fmt::format("Player {} ({}) gave up{}", number(mover), agent.name(),
+                       why.empty() ? "" : ": " + why));
       break;
     }
     // Step 3. Referee: the move must be legal and in time.
@@ -131,6 +157,34 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
            fmt::format("Player {} ({}) took {:.3f} s, over the {:.3f} s limit", number(mover),
                        agent.name(), took, clock.limit));
       break;
+    }
+    // Step 4. Adjudication from the mover's reported score.
+    if (adj.any()) {
+      const auto side = static_cast<std::size_t>(index(mover));
+      const auto& report = record.moves.back().report;
+      if (report) {
+        const Value own = mover == Player::First ? report->value : -report->value;
+        quiet_run[side] =
+            (own <= adj.draw_score && own >= -adj.draw_score) ? quiet_run[side] + 1 : 0;
+        lost_run[side] = own <= -adj.resign_score ? lost_run[side] + 1 : 0;
+      } else {
+        quiet_run[side] = lost_run[side] = 0;
+      }
+      if (adj.resign_count > 0 && lost_run[side] >= adj.resign_count) {
+        lose(mover, Ending::Adjudicated,
+             fmt::format("Player {} ({}) resigns: its score was {} or worse for {} moves",
+                         number(mover), agent.name(), -adj.resign_score, adj.resign_count));
+        break;
+      }
+      const int turns = static_cast<int>(record.moves.size()) / 2;
+      if (adj.draw_count > 0 && turns >= adj.draw_after && quiet_run[0] >= adj.draw_count &&
+          quiet_run[1] >= adj.draw_count) {
+        record.payoff = 0;
+        record.ending = Ending::Adjudicated;
+        record.reason = fmt::format("draw: both scores within {} of zero for {} moves",
+                                    adj.draw_score, adj.draw_count);
+        break;
+      }
     }
   }
   record.final_state = state;

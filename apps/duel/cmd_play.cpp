@@ -1,5 +1,6 @@
 // duel play GAME --white A --black B: one game, the board after every move.
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "duel/play/comp472_trace.hpp"
 #include "duel/play/match.hpp"
 #include "duel/play/pdn_record.hpp"
+#include "duel/play/pgn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -25,6 +27,7 @@ struct PlayOptions {
   std::string trace;
   std::string trace_dir;
   std::string pdn;
+  std::string pgn;
   std::string alphabeta;  // "" (agents as given), "true" or "false"
   std::uint64_t seed = 0;
   bool json = false;
@@ -84,6 +87,14 @@ Result<std::string> with_algorithm(const std::string& agent, bool prune) {
   return std::string(prune ? "alphabeta" : "minimax") + agent.substr(kind.size());
 }
 
+// Today's date as PGN writes it (YYYY.MM.DD, UTC).
+std::string pgn_date() {
+  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::chrono::year_month_day ymd{today};
+  return fmt::format("{:04}.{:02}.{:02}", static_cast<int>(ymd.year()),
+                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+}
+
 template <class S>
 int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta) {
   // Step 1. Agents. With --json, people and boards use stderr so that stdout
@@ -102,6 +113,17 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
     }
     pdn.open(o.pdn);
     if (!pdn) return bad_input("--pdn: cannot write " + o.pdn);
+  }
+  std::ofstream pgn;
+  if (!o.pgn.empty()) {
+    if constexpr (!play::kHasPgn<S>) {
+      return bad_input(
+          "--pgn: PGN records the 5x5 chess games (gardner, gardner-cs3243, minichess-comp472); "
+          "use --pdn for checkers, --trace or --json for " +
+          std::string(S::kName));
+    }
+    pgn.open(o.pgn);
+    if (!pgn) return bad_input("--pgn: cannot write " + o.pgn);
   }
   std::ofstream trace;
   if (!o.trace.empty()) {
@@ -190,6 +212,17 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
       if (show) shown << "PDN written to " << o.pdn << '\n';
     }
   }
+  if (!o.pgn.empty()) {
+    if constexpr (play::kHasPgn<S>) {
+      pgn << play::pgn_record(record, start,
+                              {{"Event", "duel play"},
+                               {"Date", pgn_date()},
+                               {"White", o.white},
+                               {"Black", o.black},
+                               {"Termination", std::string(play::pgn_termination(record.ending))}});
+      if (show) shown << "PGN written to " << o.pgn << '\n';
+    }
+  }
   if (o.json) std::cout << play::to_json(record).dump() << '\n';
   return 0;
 }
@@ -242,6 +275,7 @@ Command add_play(CLI::App& app) {
   sub->add_option("--trace-dir", o->trace_dir,
                   "Write seed 004's gameTrace-<alphabeta>-<t>-<m>.txt into this directory");
   sub->add_option("--pdn", o->pdn, "Write the checkers game as PDN to this file");
+  sub->add_option("--pgn", o->pgn, "Write the 5x5 chess game as PGN (SAN moves) to this file");
   sub->add_option("--seed", o->seed, "Seed mixed into every agent's randomness");
   sub->add_flag("--json", o->json, "Print the game record as one JSON document");
   sub->add_flag("--quiet,-q", o->quiet, "Do not show the board after each move");

@@ -96,6 +96,10 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
   record.start = start.to_text();
   record.agents = {players[0]->name(), players[1]->name()};
   record.final_state = start;
+  // Agents get ready off the clock (an external engine starts, a table is
+  // cleared), so the first move is not charged for it.
+  players[0]->new_game();
+  if (players[1] != players[0]) players[1]->new_game();
   WallClock match_clock;
   S state = start;
   // Adjudication: each side's run of scores near zero and of lost scores.

@@ -9,6 +9,12 @@
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
+//   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
+//                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
+//                              docs/uci.md)
+//   exec:cmd=COMMAND,protocol=csci561,time=SECONDS
+//                              a checkers agent program run through seed 003's
+//                              input.txt/output.txt (checkers only; docs/referee.md)
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,8 +25,10 @@
 #include "duel/agents/agent.hpp"
 #include "duel/agents/baseline.hpp"
 #include "duel/agents/chess_opponents.hpp"
+#include "duel/agents/exec_agent.hpp"
 #include "duel/agents/human.hpp"
 #include "duel/agents/search_agents.hpp"
+#include "duel/agents/uci.hpp"
 #include "duel/core/result.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/games/game.hpp"
@@ -50,6 +58,34 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     if (kind == "first") return AgentPtr(std::make_unique<agents::FirstAgent<S>>());
     return AgentPtr(std::make_unique<agents::HumanAgent<S>>(*ctx.in, *ctx.out));
   }
+  if (kind == "uci") {
+    // Every key is checked now; the engine starts at the first move.
+    if constexpr (agents::ChessState<S>) {
+      auto settings = agents::parse_uci_spec(spec, S::kName);
+      if (!settings) return fail(settings.error());
+      return AgentPtr(std::make_unique<agents::UciAgent<S>>(std::move(*settings)));
+    } else {
+      return fail(fmt::format("agent 'uci' plays the 5x5 chess games only, not {}", S::kName));
+    }
+  }
+  if (kind == "exec") {
+    // A program speaking seed 003's file protocol, run once a move.
+    if constexpr (std::is_same_v<S, games::checkers::State>) {
+      if (auto e = spec.reject_unknown({"cmd", "protocol", "time"})) return *e;
+      const auto protocol = spec.choice("protocol", "csci561", {"csci561"});
+      if (!protocol) return fail(protocol.error());
+      const auto time = spec.number("time", 300.0, 0.001, 1e6);
+      if (!time) return fail(time.error());
+      const auto cmd = spec.get("cmd");
+      if (!cmd) return fail("exec: give the program as cmd=COMMAND");
+      auto settings = agents::ExecAgent::parse(*cmd, *time);
+      if (!settings) return fail(settings.error());
+      return AgentPtr(std::make_unique<agents::ExecAgent>(std::move(*settings)));
+    } else {
+      return fail(
+          fmt::format("agent 'exec' plays checkers only (seed 003's protocol), not {}", S::kName));
+    }
+  }
   const auto seed = spec.integer("seed", 0, 0, (1LL << 62));
   if (!seed) return fail(seed.error());
   const std::uint64_t mixed = static_cast<std::uint64_t>(*seed) * 0x9E3779B97F4A7C15ULL + ctx.seed;
@@ -68,8 +104,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     }
   }
   if (kind != "minimax" && kind != "alphabeta" && kind != "engine") {
-    return fail(fmt::format("unknown agent '{}' (known: {}; chess also: greedy, smart, minimax4)",
-                            kind, kAgentKinds));
+    return fail(
+        fmt::format("unknown agent '{}' (known: {}; chess also: greedy, smart, minimax4, uci; "
+                    "checkers also: exec)",
+                    kind, kAgentKinds));
   }
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.

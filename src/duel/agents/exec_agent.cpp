@@ -1,0 +1,88 @@
+#include "duel/agents/exec_agent.hpp"
+
+#include <stdlib.h>  // mkdtemp
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "duel/referee/referee.hpp"
+
+namespace duel::agents {
+
+namespace fs = std::filesystem;
+
+Result<ExecSettings> ExecAgent::parse(const std::string& command, double seconds) {
+  if (command.find_first_not_of(" \t") == std::string::npos) {
+    return fail("exec: cmd= is empty");
+  }
+  if (!(seconds > 0.0)) return fail("exec: time= must be more than 0 seconds");
+  // A program named by path must exist now, so a typo fails before any game
+  // (a shell command line is only checked when it runs).
+  const auto first = command.substr(0, command.find(' '));
+  if (command.rfind("duel:", 0) != 0 && first.find('/') != std::string::npos) {
+    std::error_code ec;
+    if (!fs::exists(first, ec)) return fail(fmt::format("exec: no program '{}'", first));
+  }
+  return ExecSettings{command, seconds};
+}
+
+ExecAgent::ExecAgent(ExecSettings settings)
+    : m_settings(std::move(settings)), m_time_left(m_settings.seconds) {
+  std::error_code ec;
+  m_resolved = referee::resolve_command(m_settings.command, fs::current_path(ec));
+}
+
+ExecAgent::~ExecAgent() {
+  if (!m_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(m_dir, ec);
+  }
+}
+
+void ExecAgent::new_game() {
+  m_time_left = m_settings.seconds;
+  m_failure.clear();
+  if (!m_dir.empty()) {
+    std::error_code ec;
+    fs::remove(m_dir / "playdata.txt", ec);  // seed 003: a new game starts without it
+  }
+}
+
+std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& state,
+                                                 const MoveClock& clock) {
+  m_failure.clear();
+  if (m_dir.empty()) {
+    std::error_code ec;
+    std::string pattern = (fs::temp_directory_path(ec) / "duel-exec-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      m_failure = fmt::format("cannot make a directory for the program: {}", std::strerror(errno));
+      return std::nullopt;
+    }
+    m_dir = pattern;
+  }
+  if (m_time_left <= 0.0) {
+    m_failure = "its time for the game is used up";
+    return std::nullopt;
+  }
+  referee::TurnSetup setup;
+  setup.command = m_resolved;
+  setup.dir = m_dir;
+  // The program sees the smaller of its game clock and the arena's move
+  // limit, and is killed at that much CPU.
+  setup.time_left = clock.limit > 0.0 ? std::min(m_time_left, clock.limit) : m_time_left;
+  // Threads of the arena run programs at once: never adopt strays here.
+  setup.adopt_strays = false;
+  const referee::TurnResult turn = referee::play_turn(setup, state);
+  m_time_left -= turn.cpu;
+  if (!turn.move) {
+    m_failure = fmt::format("{}{}", referee::reason_text(turn.loss),
+                            turn.detail.empty() ? "" : ": " + turn.detail);
+    return std::nullopt;
+  }
+  return turn.move;
+}
+
+}  // namespace duel::agents

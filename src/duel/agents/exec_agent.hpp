@@ -1,0 +1,50 @@
+#pragma once
+// `exec:cmd=PATH,protocol=csci561,time=300`: a checkers agent program run
+// through seed 003's file protocol, one run a move, as the referee runs it
+// (RULES.md §5). The arena can then hold tournaments between anyone's
+// programs and Duel's own agents.
+//
+// Why through referee::play_turn: one implementation of input.txt, the
+// program run (CPU charged for its whole process tree, killed at its limit,
+// nothing left running) and the strict reading of output.txt; this class only
+// keeps the game's clock and a home directory for the program.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "duel/agents/agent.hpp"
+#include "duel/core/result.hpp"
+#include "duel/games/checkers/checkers.hpp"
+
+namespace duel::agents {
+
+struct ExecSettings {
+  std::string command;     // as given: a shell command (`duel:SPEC` runs this binary's homework)
+  double seconds = 300.0;  // CPU seconds for the whole game (seed 003's GAME mode)
+};
+
+class ExecAgent final : public Agent<games::checkers::State> {
+ public:
+  // Checks the settings; the program is not run until the first move.
+  [[nodiscard]] static Result<ExecSettings> parse(const std::string& command, double seconds);
+  explicit ExecAgent(ExecSettings settings);
+  ~ExecAgent() override;
+  ExecAgent(const ExecAgent&) = delete;
+  ExecAgent& operator=(const ExecAgent&) = delete;
+
+  std::optional<Move> choose(const games::checkers::State& state, const MoveClock& clock) override;
+  [[nodiscard]] std::string name() const override { return "exec:" + m_settings.command; }
+  [[nodiscard]] std::string failure() const override { return m_failure; }
+  void new_game() override;
+
+  [[nodiscard]] double time_left() const noexcept { return m_time_left; }
+
+ private:
+  ExecSettings m_settings;
+  std::string m_resolved;       // the command as run (referee::resolve_command)
+  std::filesystem::path m_dir;  // the program's home: a fresh temporary directory
+  double m_time_left = 0.0;
+  std::string m_failure;
+};
+
+}  // namespace duel::agents

@@ -1,0 +1,154 @@
+// `exec:` agents: checkers programs run through seed 003's file protocol
+// inside an arena game. A good program plays; a crashing, silent, lying or
+// sleeping one loses its game with the reason, and nothing is left running.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/cli_run.hpp"
+#include "duel/agents/exec_agent.hpp"
+#include "duel/arena/arena.hpp"
+#include "duel/core/file.hpp"
+#include "duel/registry/agents.hpp"
+
+namespace duel::agents {
+namespace {
+
+namespace fs = std::filesystem;
+using games::checkers::State;
+
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    dir = fs::temp_directory_path() /
+          ("duel-exec-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  // An executable shell script; returns its path.
+  [[nodiscard]] std::string script(const std::string& name, const std::string& body) const {
+    const fs::path p = dir / name;
+    std::ofstream(p) << "#!/bin/sh\n" << body;
+    fs::permissions(p, fs::perms::owner_all);
+    return p.string();
+  }
+};
+
+play::MatchRecord<State> one_game(const std::string& a, const std::string& b, double timeout = 0) {
+  auto x = registry::make_agent<State>(a).value();
+  auto y = registry::make_agent<State>(b).value();
+  return play::play_match<State>(State(), {x.get(), y.get()}, {timeout, 0, {}});
+}
+
+TEST(ExecAgent, SpecErrorsAreOneLine) {
+  const auto err = [](const std::string& spec) {
+    const auto r = registry::make_agent<State>(spec);
+    EXPECT_FALSE(r.ok()) << spec;
+    return r.ok() ? std::string() : r.error();
+  };
+  EXPECT_NE(err("exec:protocol=csci561").find("cmd="), std::string::npos);
+  EXPECT_NE(err("exec:cmd=/no/such/agent").find("no program '/no/such/agent'"), std::string::npos);
+  EXPECT_NE(err("exec:cmd=/bin/true,protocol=uci").find("protocol"), std::string::npos);
+  EXPECT_NE(err("exec:cmd=/bin/true,time=0").find("time"), std::string::npos);
+  EXPECT_NE(err("exec:cmd=/bin/true,colour=red").find("colour"), std::string::npos);
+  const auto chess = registry::make_agent<games::minichess::GardnerState>("exec:cmd=/bin/true");
+  ASSERT_FALSE(chess.ok());
+  EXPECT_NE(chess.error().find("checkers only"), std::string::npos);
+}
+
+TEST(ExecAgent, AProgramThatPlaysTheFirstMoveItIsGiven) {
+  // A protocol agent in shell: it answers Black's opening move `E f6 e5`
+  // (seed 003's squares; 11-15 in PDN's numbers, which the record uses) and
+  // crashes on its next run, so the game shows both a legal external move
+  // and a loss by crash.
+  Scratch s;
+  const std::string agent = s.script("agent.sh",
+                                     "if [ -f played ]; then exit 3; fi\n"
+                                     "touch played\n"
+                                     "echo 'E f6 e5' > output.txt\n");
+  const auto record = one_game("exec:cmd=" + agent + ",time=5", "first");
+  ASSERT_GE(record.moves.size(), 2u) << record.reason;
+  EXPECT_EQ(record.moves[0].text, "11-15");
+  EXPECT_EQ(record.ending, play::Ending::Abandoned);
+  EXPECT_EQ(record.payoff, -1);  // the program was Player 1 (Black) and crashed
+  EXPECT_NE(record.reason.find("crash: exit status 3"), std::string::npos) << record.reason;
+}
+
+TEST(ExecAgent, HostileProgramsLoseTheirGameWithTheReason) {
+  Scratch s;
+  const std::string pidfile = (s.dir / "pid").string();
+  struct Case {
+    std::string body;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {"exit 1\n", "crash"},
+      {"true\n", "no-output"},
+      {"echo 'X 1 2' > output.txt\n", "bad-output"},
+      {"echo 'E b2 c3' > output.txt\n", "illegal-move"},
+      // Sleeps far past its time: killed at the wall limit; a busy loop: CPU.
+      {"echo $$ > " + pidfile + "\nsleep 100\n", "killed"},
+      {"echo $$ > " + pidfile + "\nwhile :; do :; done\n", "time"},
+  };
+  for (const auto& c : cases) {
+    const std::string agent = s.script("hostile.sh", c.body);
+    const auto start = std::chrono::steady_clock::now();
+    const auto record = one_game("random", "exec:cmd=" + agent + ",time=0.3");
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(record.ending, play::Ending::Abandoned) << c.body;
+    EXPECT_EQ(record.payoff, 1) << c.body;  // Player 2 lost
+    EXPECT_NE(record.reason.find(c.reason), std::string::npos) << c.body << record.reason;
+    EXPECT_LT(took, 5.0) << c.body;  // 0.3 s CPU, wall limit 2 x 0.3 + 1 s
+    if (const auto pid = read_file(pidfile)) {
+      EXPECT_NE(::kill(std::stoi(*pid), 0), 0) << "left running: " << c.body;
+      fs::remove(pidfile);
+    }
+  }
+}
+
+TEST(ExecAgent, TheGameClockRunsDownOverMoves) {
+  // 0.2 s of CPU for the whole game and a program that burns ~0.05 s a move
+  // before answering: it runs out after a few moves and loses on time.
+  Scratch s;
+  const std::string agent =
+      s.script("slow.sh",
+               "end=$(( $(date +%s%N) + 50000000 )); while [ $(date +%s%N) -lt $end ]; do :; done\n"
+               "exec " DUEL_BIN " homework --agent first\n");
+  const auto record = one_game("exec:cmd=" + agent + ",time=0.2", "random");
+  EXPECT_EQ(record.ending, play::Ending::Abandoned) << record.reason;
+  EXPECT_NE(record.reason.find("time"), std::string::npos) << record.reason;
+  EXPECT_GE(record.moves.size(), 2u) << "it played some moves first";
+}
+
+}  // namespace
+}  // namespace duel::agents
+
+namespace {
+using duel::test_support::duel;
+
+TEST(ExecAgentCli, DuelHomeworkInATournamentOnTwoThreads) {
+  // `duel:SPEC` runs this binary's homework: a full checkers game through the
+  // files, twice with colours swapped, two games at once.
+  const auto r = duel(
+      "arena checkers --agent exec:cmd=duel:alphabeta:depth=2,time=60 --agent random "
+      "--games 4 --concurrency 2 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["games"], 4);
+  EXPECT_GE(j["wins"].get<int>(), 3) << r.out;  // depth 2 against random
+}
+
+}  // namespace

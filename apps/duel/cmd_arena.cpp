@@ -16,6 +16,7 @@
 #include "duel/core/file.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/play/pdn_record.hpp"
+#include "duel/play/pgn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -40,6 +41,7 @@ struct ArenaOptions {
   std::string sprt;     // elo0=0,elo1=10,alpha=0.05,beta=0.05
   std::string records;  // JSON lines, one game each
   std::string pdnout;   // checkers: PDN
+  std::string pgnout;   // 5x5 chess: PGN
   bool json = false;
 };
 
@@ -216,6 +218,17 @@ int run_arena(const S& start, ArenaOptions o) {
     pdn.open(o.pdnout, std::ios::app);
     if (!pdn) return bad_input("--pdnout: cannot write " + o.pdnout);
   }
+  std::ofstream pgn;
+  if (!o.pgnout.empty()) {
+    if constexpr (!play::kHasPgn<S>) {
+      return bad_input(
+          "--pgnout: PGN records the 5x5 chess games; use " +
+          std::string(std::is_same_v<S, games::checkers::State> ? "--pdnout" : "--records") +
+          " for " + std::string(S::kName));
+    }
+    pgn.open(o.pgnout, std::ios::app);
+    if (!pgn) return bad_input("--pgnout: cannot write " + o.pgnout);
+  }
   if (o.games == 0) o.games = o.rounds > 1 ? 2 : 10;
   const long long per_pairing = static_cast<long long>(o.games) * o.rounds;
   if (per_pairing > 1000000) return bad_input("--games x --rounds: at most 1000000 a pairing");
@@ -270,6 +283,21 @@ int run_arena(const S& start, ArenaOptions o) {
                                  {"Black", name(p1)},
                                  {"White", name(p2)},
                                  {"Termination", record.reason}})
+            << '\n'
+            << std::flush;
+      }
+    }
+    if constexpr (play::kHasPgn<S>) {
+      // PGN with [Variant] and [FEN] for Fairy-Stockfish-based tools; the
+      // reason the game ended is a comment before the result.
+      if (pgn.is_open()) {
+        pgn << play::pgn_record(
+                   record, result.start,
+                   {{"Event", "duel arena"},
+                    {"Round", std::to_string(slot.number + 1)},
+                    {"White", name(p1)},
+                    {"Black", name(p2)},
+                    {"Termination", std::string(play::pgn_termination(record.ending))}})
             << '\n'
             << std::flush;
       }
@@ -468,6 +496,8 @@ Command add_arena(CLI::App& app) {
   sub->add_option("--records", o->records,
                   "Append every game as one JSON line (moves, times, search statistics)");
   sub->add_option("--pdnout", o->pdnout, "Checkers: append every game as PDN");
+  sub->add_option("--pgnout", o->pgnout,
+                  "5x5 chess: append every game as PGN ([Variant], [FEN], SAN moves)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

@@ -146,6 +146,27 @@ TEST(ArenaCli, PgnOfEveryGameReadsBack) {
   expect_bad_input("arena kcell --agent first --agent first --pgnout x.pgn", "--records");
 }
 
+TEST(ArenaCli, ABrokenExternalEngineLosesAndTheTournamentGoesOn) {
+  // /bin/false "is" a UCI engine that exits at once: it loses every game
+  // with the reason, and the other pairings are played as usual.
+  const CliRun r = duel(
+      "arena gardner --agent uci:cmd=/bin/false --agent random --agent first --games 2 "
+      "--records games.jsonl --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["played"], 6);
+  EXPECT_EQ(j["standings"][0]["agent"], "uci:cmd=/bin/false");
+  EXPECT_EQ(j["standings"][0]["losses"], 4);
+  std::istringstream lines(r.files.at("games.jsonl"));
+  std::string line;
+  int reasons = 0;
+  while (std::getline(lines, line)) {
+    const auto g = nlohmann::json::parse(line);
+    if (g["reason"].get<std::string>().find("engine exited") != std::string::npos) ++reasons;
+  }
+  EXPECT_EQ(reasons, 4) << r.files.at("games.jsonl");
+}
+
 TEST(ArenaCli, TournamentErrors) {
   expect_bad_input("arena kcell --agent first", "at least two agents");
   expect_bad_input("arena kcell --agent first --agent first --agent random --sprt elo1=5",

@@ -41,6 +41,17 @@ concept HasQuietness = requires(const S& s) {
   { s.is_quiet() } -> std::convertible_to<bool>;
 };
 
+// Optional: a game may name its tactical moves (the chess family: captures
+// and promotions) and say when the side to move may "stand pat" (not in
+// check). Past its depth the engine then searches only tactical moves, with
+// the heuristic as a floor the mover can always keep (capture quiescence),
+// and every move when standing pat is not safe.
+template <class S>
+concept HasTactics = requires(const S& s, const typename S::Move& m) {
+  { s.is_tactical(m) } -> std::convertible_to<bool>;
+  { s.may_stand_pat() } -> std::convertible_to<bool>;
+};
+
 // Optional: a game may score moves for ordering (higher first), e.g. captures.
 template <class S>
 concept HasOrderHint = requires(const S& s, const typename S::Move& m) {

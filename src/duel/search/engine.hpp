@@ -26,7 +26,7 @@ struct EngineOptions {
   double soft_time = 0.5;    // do not start a new iteration past this share of the time
   int first_depth = 1;       // the first iteration's depth (solvers start deep)
   bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
-  bool quiescence = true;    // past the depth, go on while the game says "not quiet"
+  bool quiescence = true;    // past the depth: checkers plays out captures, chess quiesces
 };
 
 template <GameState S, class H>
@@ -181,8 +181,68 @@ class Engine {
     return -negamax(child, depth - 1, ply + 1, -beta, -alpha);
   }
 
+  // Capture quiescence (HasTactics): the heuristic is a floor the mover can
+  // keep by standing pat; only captures and promotions may raise it. In
+  // check there is no standing pat and every move is searched. Each capture
+  // shrinks the material and a check without one leads back here, so it
+  // ends. Chess alternates moves, so children are always negated.
+  Value quiesce(const S& s, int ply, Value alpha, Value beta) {
+    m_stats.visit(ply);
+    m_pv.clear(ply);
+    if (m_stop.should_stop(m_nodes++)) return 0;
+    if (s.is_terminal()) {
+      ++m_stats.leaves;
+      return for_player(terminal_value(s.utility(), ply), s.to_move());
+    }
+    if (ply >= kMaxPly - 1) return evaluate(s);
+    const bool stand = s.may_stand_pat();
+    Value best = -kInfinite;
+    if (stand) {
+      best = evaluate(s);
+      if (best >= beta) return best;
+      if (best > alpha) alpha = best;
+    }
+    typename S::Moves moves;
+    s.actions(moves);
+    ++m_stats.interior;
+    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
+    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
+    scores.clear();
+    order.clear();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (stand && !s.is_tactical(moves[i])) continue;
+      int score = 0;
+      if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]);
+      order.push_back(static_cast<std::uint16_t>(i));
+      scores.push_back(score);
+    }
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      std::size_t pick = n;
+      for (std::size_t j = n + 1; j < order.size(); ++j) {
+        if (scores[j] > scores[pick]) pick = j;
+      }
+      std::swap(order[n], order[pick]);
+      std::swap(scores[n], scores[pick]);
+      const auto& m = moves[order[n]];
+      const Value v = -quiesce(s.result(m), ply + 1, -beta, -alpha);
+      if (m_stop.stopped()) return 0;
+      if (v > best) {
+        best = v;
+        if (v > alpha) {
+          alpha = v;
+          m_pv.update(ply, m);
+          if (v >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+
   // Negamax from the side to move's view.
   Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
+    if constexpr (HasTactics<S>) {
+      if (depth <= 0 && m_options.quiescence) return quiesce(s, ply, alpha, beta);
+    }
     // Step 1. Count the node, poll the limits, answer terminals and the horizon.
     m_stats.visit(ply);
     m_pv.clear(ply);

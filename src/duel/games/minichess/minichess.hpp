@@ -75,6 +75,13 @@ class State {
 
   // Step 2. Ordering hooks for the engine: captures by victim, then attacker.
   [[nodiscard]] int order_hint(const Move& m) const noexcept;
+  // Capture quiescence (search::HasTactics): captures and promotions are
+  // tactical; the side to move may stand pat unless its king is attacked
+  // (in check in gardner and cs3243; about to be taken in comp472).
+  [[nodiscard]] bool is_tactical(const Move& m) const noexcept {
+    return m.promotion() != Piece::None || (m_pos.occupied() & bit(m.to())) != 0;
+  }
+  [[nodiscard]] bool may_stand_pat() const noexcept { return !m_pos.in_check(); }
   [[nodiscard]] static std::size_t history_index(const Move& m) noexcept {
     return static_cast<std::size_t>(m.from()) * kSquares + m.to();
   }
@@ -288,6 +295,7 @@ static_assert(NamedHeuristic<E0, GardnerState>);
 static_assert(NamedHeuristic<RandomHeuristic, Comp472State>);
 static_assert(search::HasOrderHint<GardnerState>);
 static_assert(search::HasHistoryIndex<GardnerState>);
+static_assert(search::HasTactics<GardnerState>);
 
 }  // namespace duel::games::minichess
 

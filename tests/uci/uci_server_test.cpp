@@ -330,8 +330,13 @@ TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {
   const std::size_t from = lines.size();
   server.handle("setoption name hash value 2");
   server.handle("setoption name EVAL value E0");
-  server.handle("setoption name uci_variant value Gardner-CS3243");
   EXPECT_EQ(lines.size(), from);
+  // A variant is confirmed as Fairy-Stockfish confirms one (UCI clients
+  // check for it): one `info string variant NAME ...` line.
+  server.handle("setoption name uci_variant value Gardner-CS3243");
+  ASSERT_EQ(lines.size(), from + 1);
+  EXPECT_EQ(lines.all()[from].rfind("info string variant Gardner-CS3243 ", 0), 0U)
+      << lines.all()[from];
 }
 
 TEST(UciServer, TerminalPositionsAnswerBestmoveNone) {

@@ -392,6 +392,9 @@ struct Server::Impl {
           if (i != variant) searcher.reset();
           variant = i;
           position = start_of(i);
+          // Fairy-Stockfish confirms a variant it knows this way; UCI clients
+          // (our `uci:` agent among them) take the line as "it knows it".
+          info_string(fmt::format("variant {} files 5 ranks 5", value));
           return;
         }
       }

@@ -16,12 +16,24 @@ struct BenchCase {
   int depth;  // 0 = solve
 };
 
-// Positions chosen to exercise every variant, cut-off searches and exact solving.
+// Positions chosen to exercise every game and variant, cut-off searches and
+// exact solving; for the chess rule sets and checkers the start and a
+// position 12 random plies in (`duel arena GAME --openings random:plies=12
+// --seed 3`), each taking a few tenths of a second.
 constexpr BenchCase kCases[] = {
-    {"nqueens:n=12,variant=1a", "", 8}, {"nqueens:n=16,variant=1b", "", 0},
-    {"nqueens:n=11,variant=2", "", 0},  {"nqueens:n=16,variant=2", "", 5},
-    {"kcell:n=3,k=15", "", 0},          {"kcell:n=3,k=12", "", 0},
+    {"nqueens:n=12,variant=1a", "", 8},
+    {"nqueens:n=16,variant=1b", "", 0},
+    {"nqueens:n=11,variant=2", "", 0},
+    {"nqueens:n=16,variant=2", "", 5},
+    {"kcell:n=3,k=15", "", 0},
+    {"kcell:n=3,k=12", "", 0},
     {"kcell:n=4,k=20", "", 16},
+    {"gardner", "", 9},
+    {"gardner", "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7", 8},
+    {"gardner-cs3243", "", 9},
+    {"minichess-comp472", "", 8},
+    {"checkers", "", 13},
+    {"checkers", "B:W13,20,23,25,26,28,29,30,31,32:B1,2,3,4,5,6,8,11,16,21 2", 12},
 };
 
 }  // namespace
@@ -46,12 +58,14 @@ Command add_bench(CLI::App& app) {
                 nodes += r->stats.nodes();
                 seconds += r->stats.seconds;
                 cases.push_back({{"game", c.game},
+                                 {"state", c.state},
                                  {"depth", c.depth},
                                  {"nodes", r->stats.nodes()},
                                  {"value", to_points(r->value)},
                                  {"seconds", r->stats.seconds}});
                 if (!*json) {
-                  std::cerr << fmt::format("{:<26} depth {:>2}: {:>10} nodes {:>8.3f} s\n", c.game,
+                  std::cerr << fmt::format("{:<26} {:<10} depth {:>2}: {:>10} nodes {:>8.3f} s\n",
+                                           c.game, *c.state != 0 ? "(position)" : "(start)",
                                            c.depth, r->stats.nodes(), r->stats.seconds);
                 }
                 return 0;

@@ -3,6 +3,7 @@
 // the documented shape.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -206,6 +207,22 @@ TEST(Cli, ArenaPrintsTheEloLine) {
   EXPECT_NE(r.out.find("Elo difference: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(", LOS: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" %, DrawRatio: "), std::string::npos) << r.out;
+}
+
+TEST(Cli, BenchCoversEveryGameAndAddsUp) {
+  const CliRun r = duel("bench --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::uint64_t nodes = 0;
+  std::set<std::string> families;
+  for (const auto& c : j["cases"]) {
+    nodes += c["nodes"].get<std::uint64_t>();
+    const auto game = c["game"].get<std::string>();
+    families.insert(game.substr(0, game.find(':')));
+  }
+  EXPECT_EQ(nodes, j["nodes"].get<std::uint64_t>());
+  EXPECT_EQ(families, (std::set<std::string>{"nqueens", "kcell", "gardner", "gardner-cs3243",
+                                             "minichess-comp472", "checkers"}));
 }
 
 }  // namespace

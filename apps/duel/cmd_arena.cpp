@@ -131,7 +131,6 @@ Result<play::Adjudication> parse_adjudication(const std::string& draw, const std
 template <class S>
 Result<arena::Openings<S>> parse_openings(const S& start, const ArenaOptions& o) {
   arena::Openings<S> out;
-  out.shuffle = o.openings_order == "random";
   if (o.openings.empty()) return out;
   if (const auto plies = parse_integer(o.openings)) {
     if (*plies < 0 || *plies > 40) return fail("--openings: random plies must be 0..40");
@@ -167,6 +166,7 @@ Result<arena::Openings<S>> parse_openings(const S& start, const ArenaOptions& o)
     out.list.push_back(std::move(*position));
   }
   if (out.list.empty()) return fail("--openings: no position in " + o.openings);
+  if (o.openings_order == "random") out.shuffle(o.seed);
   return out;
 }
 

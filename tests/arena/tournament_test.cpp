@@ -66,7 +66,7 @@ TEST(Tournament, OpeningListsCycleAndShuffleIsAPermutation) {
   for (int p = 0; p < 10; ++p) {
     EXPECT_EQ(o.for_pair(start, p, 0).to_text(), o.list[static_cast<std::size_t>(p % 5)].to_text());
   }
-  o.shuffle = true;
+  o.shuffle(3);
   std::set<std::string> seen;
   for (int p = 0; p < 5; ++p) seen.insert(o.for_pair(start, p, 3).to_text());
   EXPECT_EQ(seen.size(), 5u);

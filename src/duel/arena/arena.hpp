@@ -128,26 +128,26 @@ struct GameSlot {
 
 // Where each pair of games starts. `Random` plays `plies` random moves (the
 // same opening for every pairing: fair to all); `List` cycles through given
-// positions (in order, or shuffled by the seed).
+// positions (in order, or in one shuffled order).
 template <class S>
 struct Openings {
-  int random_plies = 0;  // > 0: random openings of that many plies
-  std::vector<S> list;   // non-empty: these positions, cycled
-  bool shuffle = false;  // shuffle the list once with the seed
+  int random_plies = 0;            // > 0: random openings of that many plies
+  std::vector<S> list;             // non-empty: these positions, cycled
+  std::vector<std::size_t> order;  // non-empty: the list's order (shuffle())
+
+  // A fixed permutation of the list from the seed (Fisher–Yates), made once
+  // and cycled: every position before any repeats.
+  void shuffle(std::uint64_t seed) {
+    order.resize(list.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    Rng rng(mix64(seed ^ 0x0BE41C65ULL));
+    for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
+  }
 
   [[nodiscard]] S for_pair(const S& start, int pair, std::uint64_t seed) const {
     if (!list.empty()) {
-      std::size_t i = static_cast<std::size_t>(pair) % list.size();
-      if (shuffle) {
-        // A fixed permutation of the list from the seed (Fisher–Yates),
-        // cycled: every position before any repeats.
-        std::vector<std::size_t> order(list.size());
-        for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-        Rng rng(mix64(seed ^ 0x0BE41C65ULL));
-        for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
-        i = order[i];
-      }
-      return list[i];
+      const std::size_t i = static_cast<std::size_t>(pair) % list.size();
+      return list[order.empty() ? i : order[i]];
     }
     if (random_plies > 0) {
       return random_opening(start, random_plies,

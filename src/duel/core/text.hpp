@@ -1,7 +1,9 @@
 #pragma once
 // Whitespace handling shared by the games' text parsers (positions, moves):
-// one definition so every game trims and splits its input the same way.
+// one definition so every game trims and splits its input the same way; and
+// the tag-value escaping PGN and PDN share.
 #include <cctype>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +27,17 @@ namespace duel {
     out.push_back(s.substr(0, n));
     s.remove_prefix(n);
   }
+}
+
+// A PGN/PDN tag value: `"` and `\` escaped with a backslash, line breaks
+// made spaces (a tag is one line).
+[[nodiscard]] inline std::string tag_value(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
 }
 
 }  // namespace duel

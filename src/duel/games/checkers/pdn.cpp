@@ -15,15 +15,6 @@ namespace {
          t == "*";
 }
 
-[[nodiscard]] std::string escaped(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string_view pdn_result(int payoff_for_black) noexcept {
@@ -35,7 +26,7 @@ std::string pdn_text(const State& start, const std::vector<std::string>& moves,
   std::string out;
   for (const auto& [key, value] : tags) {
     if (key == "GameType" || key == "SetUp" || key == "FEN" || key == "Result") continue;
-    out += fmt::format("[{} \"{}\"]\n", key, escaped(value));
+    out += fmt::format("[{} \"{}\"]\n", key, tag_value(value));
   }
   out += "[GameType \"21\"]\n";
   if (start.to_text() != State().to_text()) {

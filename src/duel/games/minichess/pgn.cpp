@@ -31,15 +31,6 @@ constexpr std::array<std::string_view, 4> kComputed = {"Result", "Variant", "Set
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
 }
 
-[[nodiscard]] std::string escaped(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  return out;
-}
-
 [[nodiscard]] std::string lower(std::string_view s) {
   std::string out;
   for (const char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -297,7 +288,7 @@ std::string pgn_text(const State<Rules>& start, const std::vector<Move>& moves,
   std::string out;
   for (const auto& [key, unknown] : kRoster) {
     const std::string* given = find_tag(tags, key);
-    out += fmt::format("[{} \"{}\"]\n", key, escaped(given != nullptr ? *given : unknown));
+    out += fmt::format("[{} \"{}\"]\n", key, tag_value(given != nullptr ? *given : unknown));
   }
   out += fmt::format("[Result \"{}\"]\n[Variant \"{}\"]\n", result, pgn_variant<Rules>());
   if (start.to_text() != State<Rules>().to_text()) {
@@ -309,7 +300,7 @@ std::string pgn_text(const State<Rules>& start, const std::vector<Move>& moves,
         std::ranges::any_of(kRoster, [&](const auto& r) { return is(r.first); })) {
       continue;
     }
-    out += fmt::format("[{} \"{}\"]\n", key, escaped(value));
+    out += fmt::format("[{} \"{}\"]\n", key, tag_value(value));
   }
   out += '\n';
 

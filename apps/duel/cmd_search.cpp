@@ -39,6 +39,7 @@ int run_search(const S& start, const SearchOptions& o) {
                         {"leaves", res.stats.leaves},
                         {"branching_factor", res.stats.branching_factor()},
                         {"cutoffs", res.stats.cutoffs},
+                        {"first_move_cutoffs", res.stats.first_cutoffs},
                         {"tt_hits", res.stats.tt_hits},
                         {"seconds", res.stats.seconds}};
     std::cout << j.dump() << '\n';
@@ -55,8 +56,10 @@ int run_search(const S& start, const SearchOptions& o) {
   std::cout << fmt::format("nodes: {} ({} interior, {} leaves), branching factor {:.2f}\n",
                            res.stats.nodes(), res.stats.interior, res.stats.leaves,
                            res.stats.branching_factor());
-  std::cout << fmt::format("cut-offs: {}, TT hits: {}/{}, time: {:.3f} s\n", res.stats.cutoffs,
-                           res.stats.tt_hits, res.stats.tt_probes, res.stats.seconds);
+  std::cout << fmt::format(
+      "cut-offs: {} ({:.1f}% on the first move), TT hits: {}/{}, time: {:.3f} s\n",
+      res.stats.cutoffs, 100.0 * res.stats.first_cutoff_share(), res.stats.tt_hits,
+      res.stats.tt_probes, res.stats.seconds);
   std::cout << "nodes by depth:";
   const auto counts = res.stats.depth_counts();
   for (std::size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format(" {}:{}", d, counts[d]);

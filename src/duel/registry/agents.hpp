@@ -8,6 +8,9 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
+//          (also nmp, lmr = 1 to turn on null move, late move reductions;
+//          rfp, ext, asp = 0 to turn off reverse futility, check extension,
+//          aspiration windows; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
@@ -15,6 +18,7 @@
 //   exec:cmd=COMMAND,protocol=csci561,time=SECONDS
 //                              a checkers agent program run through seed 003's
 //                              input.txt/output.txt (checkers only; docs/referee.md)
+#include <array>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -112,9 +116,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine
-                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs", "seed"})
-                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
+                                                "nmp", "lmr", "rfp", "ext", "asp", "seed"})
+                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -127,6 +131,15 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!hash) return fail(hash.error());
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
+  // Selective search switches (on by default where the game has the hooks).
+  std::array<bool, 5> selective{};
+  const std::array<const char*, 5> kSelective = {"nmp", "lmr", "rfp", "ext", "asp"};
+  const std::array<int, 5> kSelectiveDefault = {0, 0, 1, 1, 1};  // docs/engine.md: measured
+  for (std::size_t k = 0; k < kSelective.size(); ++k) {
+    const auto on = spec.integer(kSelective[k], kSelectiveDefault[k], 0, 1);
+    if (!on) return fail(on.error());
+    selective[k] = *on != 0;
+  }
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
   AgentPtr agent;
@@ -141,6 +154,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
       settings.options.quiescence = *qs != 0;
+      settings.options.null_move = selective[0];
+      settings.options.reductions = selective[1];
+      settings.options.futility = selective[2];
+      settings.options.extensions = selective[3];
+      settings.options.aspiration = selective[4];
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
     } else {

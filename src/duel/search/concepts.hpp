@@ -52,6 +52,36 @@ concept HasTactics = requires(const S& s, const typename S::Move& m) {
   { s.may_stand_pat() } -> std::convertible_to<bool>;
 };
 
+// Optional: a game may let the side to move pass in the search (a null
+// move) to test whether its position is so good that even doing nothing
+// keeps it above beta. Only sound where zugzwang is rare: the game says when
+// (the chess family: not in check, and some piece besides pawns and king).
+template <class S>
+concept HasNullMove = requires(const S& s) {
+  { s.may_null_move() } -> std::convertible_to<bool>;
+  { s.null_move() } -> std::same_as<S>;
+};
+
+// Optional: a game whose payoffs are only a win, a loss or a draw (one
+// point) can say so; the engine then prunes lines that cannot beat a
+// shorter win already found (mate-distance pruning).
+template <class S>
+concept WinLossDraw = S::kWinLossDraw;
+
+// Optional: the half-width of the first aspiration window around the last
+// iteration's value, in Value units (about half a pawn in chess).
+template <class S>
+concept HasAspiration = requires {
+  { S::kAspiration } -> std::convertible_to<Value>;
+};
+
+// Optional: reverse futility pruning's margin per ply of depth left, in
+// Value units: a heuristic this far above beta is trusted to stay there.
+template <class S>
+concept HasFutilityMargin = requires {
+  { S::kFutilityMargin } -> std::convertible_to<Value>;
+};
+
 // Optional: a game may score moves for ordering (higher first), e.g. captures.
 template <class S>
 concept HasOrderHint = requires(const S& s, const typename S::Move& m) {

@@ -9,7 +9,10 @@
 // whether its subtree used a heuristic; when the root's did not, the value is
 // the game-theoretic value and deepening stops.
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -27,6 +30,17 @@ struct EngineOptions {
   int first_depth = 1;       // the first iteration's depth (solvers start deep)
   bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
   bool quiescence = true;    // past the depth: checkers plays out captures, chess quiesces
+  // Selective search where the game has the hooks (docs/engine.md, each kept
+  // because a match measured a gain): null move (HasNullMove), late move
+  // reductions and reverse futility pruning (HasTactics), check extension
+  // (HasTactics), aspiration windows (HasAspiration).
+  // Null move and late move reductions measured no gain in the 5x5 chess
+  // games at 0.05 s a move (docs/engine.md): there for users to try, off.
+  bool null_move = false;
+  bool reductions = false;  // late move reductions
+  bool futility = true;     // reverse futility pruning near the horizon
+  bool extensions = true;   // a move that gives check is searched one ply deeper
+  bool aspiration = true;
 };
 
 template <GameState S, class H>
@@ -45,6 +59,13 @@ class Engine {
         m_order(static_cast<std::size_t>(kMaxPly) + 1) {
     if constexpr (HasHistoryIndex<S>) m_history.assign(S::kHistorySize, 0);
     if (options.prefault) m_tt.prefault();
+    // Late move reductions grow with the log of the depth and of the move's
+    // place in the order (the shape Stockfish and most engines use).
+    for (int d = 1; d < kLmrSize; ++d) {
+      for (int n = 1; n < kLmrSize; ++n) {
+        m_lmr[d][n] = static_cast<std::int8_t>(0.75 + std::log(d) * std::log(n) / 2.25);
+      }
+    }
   }
 
   // Forget everything learned (a new game).
@@ -73,10 +94,19 @@ class Engine {
 
     // Step 2. Iterative deepening until exact, a limit, or the depth cap.
     const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 2) : kMaxPly - 2;
+    Value last = 0;
     for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
       const std::uint64_t inexact_before = m_inexact;
-      const Value v = negamax(root, depth, 0, -kInfinite, kInfinite);
-      if (m_stop.stopped()) break;
+      m_root_best.reset();
+      m_root_depth = depth;
+      const Value v = root_search(root, depth, last);
+      if (m_stop.stopped()) {
+        // A move that finished this iteration with the best value so far
+        // is better informed than the last iteration's choice.
+        if (m_root_best) out.best = m_root_best;
+        break;
+      }
+      last = v;
       out.value = for_player(v, root.to_move());
       out.depth = depth;
       out.pv = m_pv.line(0);
@@ -101,6 +131,35 @@ class Engine {
   }
 
  private:
+  static constexpr int kLmrSize = 64;
+
+  // One iteration at the root: a full window, or where the game gives a
+  // width, an aspiration window around the last value that widens (doubling)
+  // on the side that fails.
+  Value root_search(const S& root, int depth, Value last) {
+    if constexpr (HasAspiration<S>) {
+      if (m_options.aspiration && depth >= 5 && !is_proven(last)) {
+        Value delta = S::kAspiration;
+        Value lo = std::max(last - delta, -kInfinite);
+        Value hi = std::min(last + delta, kInfinite);
+        for (;;) {
+          const Value v = negamax(root, depth, 0, lo, hi);
+          if (m_stop.stopped()) return v;
+          if (v <= lo && lo > -kInfinite) {
+            lo = std::max(v - delta, -kInfinite);
+          } else if (v >= hi && hi < kInfinite) {
+            hi = std::min(v + delta, kInfinite);
+          } else {
+            return v;
+          }
+          delta *= 2;
+          if (delta > kUnit / 4) lo = -kInfinite, hi = kInfinite;
+        }
+      }
+    }
+    return negamax(root, depth, 0, -kInfinite, kInfinite);
+  }
+
   struct Killers {
     Move first{};
     Move second{};
@@ -126,6 +185,13 @@ class Engine {
       }
     }
     return moves[pick];
+  }
+
+  // The heuristic for pruning decisions only: it marks nothing inexact by
+  // itself (a pruning that trusts it does).
+  [[nodiscard]] Value estimate(const S& s) {
+    ++m_stats.evaluations;
+    return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
   }
 
   [[nodiscard]] Value evaluate(const S& s) {
@@ -176,9 +242,10 @@ class Engine {
 
   // A child's value for `mover` within (alpha, beta): negated when the turn
   // passes, as is; when the same player moves again (the concept allows it).
+  // `depth` is the child's own depth (its parent's less one, extended or reduced).
   Value child_value(const S& child, Player mover, int depth, int ply, Value alpha, Value beta) {
-    if (child.to_move() == mover) return negamax(child, depth - 1, ply + 1, alpha, beta);
-    return -negamax(child, depth - 1, ply + 1, -beta, -alpha);
+    if (child.to_move() == mover) return negamax(child, depth, ply + 1, alpha, beta);
+    return -negamax(child, depth, ply + 1, -beta, -alpha);
   }
 
   // Capture quiescence (HasTactics): the heuristic is a floor the mover can
@@ -252,6 +319,19 @@ class Engine {
       return for_player(terminal_value(s.utility(), ply), s.to_move());
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
+    if constexpr (WinLossDraw<S>) {
+      // Mate-distance pruning: no line from here can win faster than the
+      // next ply or lose later than this one, so a window outside that
+      // range is already decided (a proven bound, so it stays exact).
+      if (ply > 0) {
+        alpha = std::max(alpha, loss_in(ply));
+        beta = std::min(beta, win_in(ply + 1));
+        if (alpha >= beta) {
+          ++m_stats.leaves;
+          return alpha;
+        }
+      }
+    }
     if (depth <= 0) {
       // At the horizon only a quiet position is judged by the heuristic; a
       // game with forced replies (checkers' compulsory captures) plays them
@@ -284,7 +364,47 @@ class Engine {
       }
     }
 
-    // Step 3. Generate and order the moves.
+    // Step 3. Selective search (the chess family): prune a node whose
+    // heuristic is far above beta near the horizon, or that stays above
+    // beta even after passing. Neither is a proof, so both mark the subtree
+    // inexact. Never in check, never on the principal variation.
+    [[maybe_unused]] bool in_check = false;
+    if constexpr (HasTactics<S>) {
+      in_check = !s.may_stand_pat();
+      const bool pv_node = beta - alpha > 1;
+      if (!pv_node && !in_check && ply > 0 && !is_proven(beta)) {
+        bool try_futility = false;
+        if constexpr (HasFutilityMargin<S>) try_futility = m_options.futility && depth <= 3;
+        bool try_null = false;
+        if constexpr (HasNullMove<S>) {
+          try_null =
+              m_options.null_move && depth >= 3 && !m_null[static_cast<std::size_t>(ply - 1)];
+        }
+        if (try_futility || try_null) {
+          const Value static_eval = estimate(s);
+          if (try_futility && static_eval - futility_margin() * depth >= beta) {
+            ++m_inexact;
+            ++m_stats.leaves;
+            return static_eval;
+          }
+          if constexpr (HasNullMove<S>) {
+            if (try_null && static_eval >= beta && s.may_null_move()) {
+              const int reduced = depth - 1 - (3 + depth / 4);
+              m_null[static_cast<std::size_t>(ply)] = true;
+              const Value v = -negamax(s.null_move(), reduced, ply + 1, -beta, -beta + 1);
+              m_null[static_cast<std::size_t>(ply)] = false;
+              if (m_stop.stopped()) return 0;
+              if (v >= beta) {
+                ++m_inexact;
+                return is_proven(v) ? beta : v;
+              }
+            }
+          }
+        }
+      }
+    }
+
+    // Step 4. Generate and order the moves.
     typename S::Moves moves;
     s.actions(moves);
     ++m_stats.interior;
@@ -294,8 +414,11 @@ class Engine {
     order.resize(moves.size());
     for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
 
-    // Step 4. Principal-variation search over the moves, best-scored first.
+    // Step 5. Principal-variation search over the moves, best-scored first:
+    // the first with the full window, the rest with a null window (late
+    // quiet ones reduced first), searched again only when they beat alpha.
     const std::uint64_t inexact_before = m_inexact;
+    const Killers& killers = m_killers[static_cast<std::size_t>(ply)];
     Value best = -kInfinite;
     std::size_t best_index = 0;
     for (std::size_t n = 0; n < order.size(); ++n) {
@@ -306,13 +429,29 @@ class Engine {
       std::swap(order[n], order[pick]);
       const std::size_t i = order[n];
       const S child = s.result(moves[i]);
+      int next = depth - 1;
+      int reduction = 0;
+      if constexpr (HasTactics<S>) {
+        const bool gives_check = !child.may_stand_pat();
+        if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
+        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check &&
+            !s.is_tactical(moves[i]) &&
+            !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
+          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
+          if (beta - alpha > 1) --reduction;
+          reduction = std::clamp(reduction, 0, next - 1);
+        }
+      }
       Value v;
       if (n == 0) {
-        v = child_value(child, s.to_move(), depth, ply, alpha, beta);
+        v = child_value(child, s.to_move(), next, ply, alpha, beta);
       } else {
-        v = child_value(child, s.to_move(), depth, ply, alpha, alpha + 1);
+        v = child_value(child, s.to_move(), next - reduction, ply, alpha, alpha + 1);
+        if (reduction > 0 && v > alpha && !m_stop.stopped()) {
+          v = child_value(child, s.to_move(), next, ply, alpha, alpha + 1);
+        }
         if (v > alpha && v < beta && !m_stop.stopped()) {
-          v = child_value(child, s.to_move(), depth, ply, alpha, beta);
+          v = child_value(child, s.to_move(), next, ply, alpha, beta);
         }
       }
       if (m_stop.stopped()) return 0;
@@ -322,8 +461,10 @@ class Engine {
         if (v > alpha) {
           alpha = v;
           m_pv.update(ply, moves[i]);
+          if (ply == 0) m_root_best = moves[i];
           if (v >= beta) {
             ++m_stats.cutoffs;
+            if (n == 0) ++m_stats.first_cutoffs;
             if (m_options.ordering) record_cutoff(moves[i], depth, ply);
             break;
           }
@@ -331,7 +472,7 @@ class Engine {
       }
     }
 
-    // Step 5. Store the result; exact subtrees are valid at any depth.
+    // Step 6. Store the result; exact subtrees are valid at any depth.
     if (m_options.hash_mb > 0) {
       const Bound bound =
           best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
@@ -344,6 +485,16 @@ class Engine {
     return best;
   }
 
+  // Step 3's margin: a heuristic this far above beta per ply of depth left
+  // is not expected to fall below it.
+  static constexpr Value futility_margin() noexcept {
+    if constexpr (HasFutilityMargin<S>) {
+      return S::kFutilityMargin;
+    } else {
+      return kInfinite;
+    }
+  }
+
   H m_eval;
   EngineOptions m_options;
   TranspositionTable m_tt;
@@ -354,6 +505,10 @@ class Engine {
   PvTable<Move> m_pv;
   StopControl m_stop{Limits{}};
   SearchStats m_stats;
+  std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
+  std::array<bool, kMaxPly + 1> m_null{};  // the move into ply p+1 was a null move
+  std::optional<Move> m_root_best;         // this iteration's best finished root move
+  int m_root_depth = 1;
   std::uint64_t m_nodes = 0;
   std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact
 };

@@ -75,6 +75,7 @@ class PlainSearch {
     const bool max_turn = is_maxs_turn(s);
     Value best = max_turn ? -kInfinite : kInfinite;
     for (const Move& m : moves) {
+      const bool first = &m == &moves[0];
       const Value v = value(s.result(m), alpha, beta, ply + 1);
       if (m_stop.stopped()) return 0;
       if (max_turn ? v > best : v < best) {
@@ -85,12 +86,14 @@ class PlainSearch {
         if (max_turn) {
           if (best >= beta) {
             ++m_stats.cutoffs;
+            m_stats.first_cutoffs += first ? 1 : 0;
             return best;
           }
           if (best > alpha) alpha = best;
         } else {
           if (best <= alpha) {
             ++m_stats.cutoffs;
+            m_stats.first_cutoffs += first ? 1 : 0;
             return best;
           }
           if (best < beta) beta = best;

@@ -18,9 +18,10 @@ struct SearchStats {
   std::array<std::uint64_t, kStatsDepths> by_depth{};  // nodes by depth, root = 0
   int max_depth = -1;                                  // deepest ply visited
   std::uint64_t interior = 0;                          // nodes whose children were searched
-  std::uint64_t leaves = 0;       // terminal, cut-off (heuristic) or table-answered nodes
-  std::uint64_t evaluations = 0;  // heuristic calls
-  std::uint64_t cutoffs = 0;      // beta cut-offs (alpha-beta family)
+  std::uint64_t leaves = 0;         // terminal, cut-off (heuristic) or table-answered nodes
+  std::uint64_t evaluations = 0;    // heuristic calls
+  std::uint64_t cutoffs = 0;        // beta cut-offs (alpha-beta family)
+  std::uint64_t first_cutoffs = 0;  // of those, on the first move searched (ordering quality)
   std::uint64_t tt_probes = 0;
   std::uint64_t tt_hits = 0;
   double seconds = 0.0;
@@ -40,6 +41,10 @@ struct SearchStats {
     const auto n = nodes();
     return interior == 0 ? 0.0 : static_cast<double>(n - 1) / static_cast<double>(interior);
   }
+  // Share of beta cut-offs made by the first move searched (1 = perfect ordering).
+  [[nodiscard]] double first_cutoff_share() const noexcept {
+    return cutoffs == 0 ? 0.0 : static_cast<double>(first_cutoffs) / static_cast<double>(cutoffs);
+  }
   [[nodiscard]] double nodes_per_second() const noexcept {
     return seconds > 0 ? static_cast<double>(nodes()) / seconds : 0.0;
   }
@@ -55,6 +60,7 @@ struct SearchStats {
     leaves += o.leaves;
     evaluations += o.evaluations;
     cutoffs += o.cutoffs;
+    first_cutoffs += o.first_cutoffs;
     tt_probes += o.tt_probes;
     tt_hits += o.tt_hits;
     seconds += o.seconds;

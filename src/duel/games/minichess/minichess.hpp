@@ -55,6 +55,12 @@ class State {
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
+  // Engine hooks (search/concepts.hpp), in Value units where a pawn is
+  // kE0Scale = 50: payoffs are win/loss/draw, aspiration windows start half
+  // a pawn wide, reverse futility trusts a lead of 1.2 pawns a ply.
+  static constexpr bool kWinLossDraw = true;
+  static constexpr Value kAspiration = 25;
+  static constexpr Value kFutilityMargin = 60;
 
   // The start position with the default limits.
   State();
@@ -82,6 +88,20 @@ class State {
     return m.promotion() != Piece::None || (m_pos.occupied() & bit(m.to())) != 0;
   }
   [[nodiscard]] bool may_stand_pat() const noexcept { return !m_pos.in_check(); }
+  // Null move (search::HasNullMove): only out of check and with a piece
+  // besides pawns and the king, where zugzwang is rare; the pass keeps the
+  // draw clock and forgets the repetition history (a pass is no move).
+  [[nodiscard]] bool may_null_move() const noexcept {
+    const Player us = m_pos.to_move();
+    return !m_pos.in_check() && (m_pos.pieces(us) & ~m_pos.pieces(us, Piece::Pawn) &
+                                 ~m_pos.pieces(us, Piece::King)) != 0;
+  }
+  [[nodiscard]] State null_move() const noexcept {
+    State next = *this;
+    next.m_pos.set_to_move(other(m_pos.to_move()));
+    next.m_history_len = 0;
+    return next;
+  }
   [[nodiscard]] static std::size_t history_index(const Move& m) noexcept {
     return static_cast<std::size_t>(m.from()) * kSquares + m.to();
   }
@@ -296,6 +316,8 @@ static_assert(NamedHeuristic<RandomHeuristic, Comp472State>);
 static_assert(search::HasOrderHint<GardnerState>);
 static_assert(search::HasHistoryIndex<GardnerState>);
 static_assert(search::HasTactics<GardnerState>);
+static_assert(search::HasNullMove<GardnerState>);
+static_assert(search::WinLossDraw<GardnerState>);
 
 }  // namespace duel::games::minichess
 

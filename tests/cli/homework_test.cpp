@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/pdn.hpp"
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/play/homework.hpp"
@@ -234,6 +235,30 @@ TEST(HomeworkPlan, SpreadsAGamesTimeAndKeepsAMargin) {
   // The table's cost is paid out of the move's time, and stays small.
   EXPECT_LE(static_cast<double>(early.hash_mb) * c.alloc_seconds_per_mb, 0.03 * 10.0 + 1e-9);
   EXPECT_GE(early.hash_mb, 1U);
+}
+
+TEST(HomeworkPlan, ADeadDrawSavesTimeForTheTieBreak) {
+  // Equal kings, no men, at most three a side: nobody can force a win, and
+  // seed 003 breaks the draw by the time left.
+  const auto at = [](const char* text) {
+    const auto s = games::checkers::State::parse(text);
+    EXPECT_TRUE(s.ok()) << text;
+    return *s;
+  };
+  EXPECT_TRUE(play::is_dead_draw(at("B:WK18:BK3")));
+  EXPECT_TRUE(play::is_dead_draw(at("W:WK18,K20,K30:BK3,K5,K9")));
+  EXPECT_FALSE(play::is_dead_draw(at("B:WK18,K20:BK3")));                   // two kings beat one
+  EXPECT_FALSE(play::is_dead_draw(at("B:WK18,22:BK3,K5")));                 // a man can still crown
+  EXPECT_FALSE(play::is_dead_draw(at("B:WK1,K2,K3,K4:BK29,K30,K31,K32")));  // past the rule's reach
+  const play::Calibration c;
+  const auto normal = play::plan_move(protocol::Mode::Game, 100.0, 0.01, 60, 10, c);
+  const auto dead = play::plan_move(protocol::Mode::Game, 100.0, 0.01, 60, 10, c, true);
+  // An eighth of the share, less a smaller table's cost.
+  EXPECT_LT(dead.limit, normal.limit / 7);
+  EXPECT_GT(dead.limit, normal.limit / 10);
+  // A single move (no game to save time for) keeps its whole share.
+  EXPECT_EQ(play::plan_move(protocol::Mode::Single, 30.0, 0.01, 0, 10, c, true).limit,
+            play::plan_move(protocol::Mode::Single, 30.0, 0.01, 0, 10, c).limit);
 }
 
 TEST(HomeworkPlan, TheAgentSearchesForThePlannedTime) {

@@ -117,8 +117,15 @@ std::string calibration_text(const Calibration& c) {
       c.startup_cpu, c.exit_cpu, c.alloc_seconds_per_mb, c.nodes_per_second);
 }
 
+bool is_dead_draw(const State& s) noexcept {
+  const auto& p = s.position();
+  if ((p.men(Player::First) | p.men(Player::Second)) != 0) return false;
+  const int first = std::popcount(p.kings(Player::First));
+  return first <= 3 && first == std::popcount(p.kings(Player::Second));
+}
+
 MovePlan plan_move(protocol::Mode mode, double seconds, double cpu_used, int own_moves, int legal,
-                   const Calibration& c) {
+                   const Calibration& c, bool dead_draw) {
   MovePlan plan;
   // What is left once this run's start-up and exit are paid, with a margin
   // for the operating system's accounting (it charges in ticks).
@@ -135,6 +142,7 @@ MovePlan plan_move(protocol::Mode mode, double seconds, double cpu_used, int own
     // of what is left on one move.
     const int to_go = std::max(8, 30 - own_moves / 2);
     limit = std::min(seconds / to_go, available * 0.5);
+    if (dead_draw) limit /= 8;
   }
   if (legal <= 1 || limit < 0.01) {
     plan.instant = true;
@@ -261,8 +269,9 @@ std::variant<std::string, HomeworkError> run_homework(const HomeworkOptions& o) 
   }
 
   // Step 3. The plan, then the move.
-  const MovePlan plan = plan_move(input->mode, input->seconds, process_cpu_seconds(),
-                                  data.own_moves, static_cast<int>(legal.size()), cal);
+  const MovePlan plan =
+      plan_move(input->mode, input->seconds, process_cpu_seconds(), data.own_moves,
+                static_cast<int>(legal.size()), cal, is_dead_draw(s));
   Move move = legal[0];
   if (legal.size() == 1) {
     // Forced (often a capture): no thinking needed.

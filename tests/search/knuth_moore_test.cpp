@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../support/synthetic_tree.hpp"
+#include "duel/search/engine.hpp"
 #include "duel/search/plain.hpp"
 
 namespace duel::search {
@@ -78,6 +79,34 @@ TEST(KnuthMoore, AlphabetaVisitsTheMinimalTree) {
       ASSERT_TRUE(ab.best.has_value());
       EXPECT_EQ(*ab.best, 0);  // the first child is the best
       EXPECT_EQ(ab.pv, std::vector<std::uint8_t>(static_cast<std::size_t>(d), 0));
+    }
+  }
+}
+
+// The engine's principal-variation search, in one iteration to the full depth
+// without a table and in generation order (here: best first), examines the
+// same minimal tree: the first child with the full window, every other with
+// a null window that its own first child refutes at once.
+TEST(KnuthMoore, EnginePvsVisitsTheMinimalTree) {
+  struct NoEval {
+    Value operator()(const UniformTree& /*s*/) const { return 0; }
+  };
+  for (int b = 2; b <= 5; ++b) {
+    for (int d = 1; d <= 6; ++d) {
+      SCOPED_TRACE(testing::Message() << "b=" << b << " d=" << d);
+      const UniformTree root(b, d);
+      Engine<UniformTree, NoEval> engine(
+          NoEval{}, EngineOptions{.hash_mb = 0, .ordering = false, .first_depth = d});
+      Limits limits;
+      limits.depth = d;
+      const auto r = engine.search(root, limits);
+      const auto ub = static_cast<std::uint64_t>(b);
+      const std::uint64_t minimal = power(ub, (d + 1) / 2) + power(ub, d / 2) - 1;
+      EXPECT_EQ(r.stats.by_depth[static_cast<std::size_t>(d)], minimal);
+      EXPECT_EQ(r.stats.leaves, minimal);
+      EXPECT_EQ(r.stats.first_cutoffs, r.stats.cutoffs);  // perfect ordering: 100%
+      EXPECT_TRUE(r.exact);
+      EXPECT_EQ(r.value, kDraw);
     }
   }
 }

@@ -95,6 +95,10 @@ TEST(ExecAgent, HostileProgramsLoseTheirGameWithTheReason) {
   };
   const std::vector<Case> cases = {
       {"exit 1\n", "crash"},
+      // Its last words on stderr come with the reason (a relative path that
+      // is not there in its own directory, the usual mistake).
+      {"echo 'first line' >&2\necho 'Cannot find module agent.mjs' >&2\nexit 1\n",
+       "crash: exit status 1 (stderr: Cannot find module agent.mjs)"},
       {"true\n", "no-output"},
       {"echo 'X 1 2' > output.txt\n", "bad-output"},
       {"echo 'E b2 c3' > output.txt\n", "illegal-move"},

@@ -108,6 +108,22 @@ void append_header(const fs::path& path, const std::string& header) {
   std::ofstream(path, std::ios::app) << header << '\n';
 }
 
+// The last non-empty line a program wrote to `path` from byte `from` on
+// (this run's part of its stderr log), cut to 160 characters; empty if none.
+[[nodiscard]] std::string last_line_from(const fs::path& path, std::uintmax_t from) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string line;
+  std::string last;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) last = line;
+  }
+  if (last.size() > 160) last = last.substr(0, 157) + "...";
+  return last;
+}
+
 [[nodiscard]] std::string seconds_text(double s) {
   return fmt::format("{:.3f} s", s);
 }
@@ -181,6 +197,8 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   run.poll_seconds = setup.poll_seconds;
   run.adopt_strays = setup.adopt_strays;
   run.cancel = setup.cancel;
+  std::error_code size_ec;
+  const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
   t.cpu = t.run.cpu_seconds;
   const std::string leftovers =
@@ -210,6 +228,11 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   if (!t.run.clean_exit()) {
     t.loss = Reason::Crash;
     t.detail = t.run.describe() + leftovers;
+    // What the program said last on stderr usually says why.
+    if (const std::string said = last_line_from(run.err_log, size_ec ? 0 : err_from);
+        !said.empty()) {
+      t.detail += fmt::format(" (stderr: {})", said);
+    }
     return t;
   }
 

@@ -2,10 +2,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "duel/agents/search_agents.hpp"
 #include "duel/games/kcell/kcell.hpp"
+#include "duel/games/minichess/minichess.hpp"
 #include "duel/play/match.hpp"
 #include "duel/registry/agents.hpp"
 #include "duel/registry/games.hpp"
@@ -54,6 +57,31 @@ RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
         },
         *game);
   }
+}
+
+TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
+  using S = games::minichess::GardnerState;
+  EXPECT_TRUE(
+      registry::make_agent<S>("engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,soft=0.7").ok());
+  const std::pair<const char*, const char*> bad[] = {{"engine:nmp=2", "nmp"},
+                                                     {"engine:soft=2", "soft"},
+                                                     {"engine:lmr=x", "lmr"},
+                                                     {"alphabeta:rfp=0", "rfp"}};
+  for (const auto& [spec, says] : bad) {
+    const auto a = registry::make_agent<S>(spec);
+    ASSERT_FALSE(a.ok()) << spec;
+    EXPECT_NE(a.error().find(says), std::string::npos) << a.error();
+    EXPECT_EQ(a.error().find('\n'), std::string::npos) << a.error();
+  }
+  // Switched on, the engine still plays legal moves to a depth.
+  auto agent = registry::make_agent<S>("engine:depth=5,nmp=1,lmr=1");
+  ASSERT_TRUE(agent.ok());
+  const S start;
+  const auto m = (*agent)->choose(start, agents::MoveClock{});
+  ASSERT_TRUE(m.has_value());
+  S::Moves legal;
+  start.actions(legal);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), *m), legal.end());
 }
 
 TEST(Robustness, EngineKeepsToTheMoveClock) {

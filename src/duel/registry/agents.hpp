@@ -10,7 +10,8 @@
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
 //          (also nmp, lmr = 1 to turn on null move, late move reductions;
 //          rfp, ext, asp = 0 to turn off reverse futility, check extension,
-//          aspiration windows; docs/engine.md)
+//          aspiration windows; soft=F the share of a timed move after
+//          which no new iteration starts; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
@@ -117,7 +118,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
   if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
-                                                "nmp", "lmr", "rfp", "ext", "asp", "seed"})
+                                                "nmp", "lmr", "rfp", "ext", "asp", "soft", "seed"})
                          : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
@@ -140,6 +141,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     if (!on) return fail(on.error());
     selective[k] = *on != 0;
   }
+  // The share of a timed move after which no new iteration starts.
+  const auto soft = spec.number("soft", search::EngineOptions{}.soft_time, 0.05, 1.0);
+  if (!soft) return fail(soft.error());
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
   AgentPtr agent;
@@ -159,6 +163,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.options.futility = selective[2];
       settings.options.extensions = selective[3];
       settings.options.aspiration = selective[4];
+      settings.options.soft_time = *soft;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
     } else {

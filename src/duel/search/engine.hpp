@@ -132,6 +132,7 @@ class Engine {
 
  private:
   static constexpr int kLmrSize = 64;
+  static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
 
   // One iteration at the root: a full window, or where the game gives a
   // width, an aspiration window around the last value that widens (doubling)
@@ -194,11 +195,11 @@ class Engine {
     return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
   }
 
+  // The heuristic at a leaf: an estimate, so the subtree is inexact.
   [[nodiscard]] Value evaluate(const S& s) {
     ++m_stats.leaves;
-    ++m_stats.evaluations;
     ++m_inexact;
-    return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
+    return estimate(s);
   }
 
   // Ordering scores for the moves of `s`; higher is searched first.
@@ -250,10 +251,14 @@ class Engine {
 
   // Capture quiescence (HasTactics): the heuristic is a floor the mover can
   // keep by standing pat; only captures and promotions may raise it. In
-  // check there is no standing pat and every move is searched. Each capture
-  // shrinks the material and a check without one leads back here, so it
-  // ends. Chess alternates moves, so children are always negated.
-  Value quiesce(const S& s, int ply, Value alpha, Value beta) {
+  // check there is no standing pat and every move is searched, for the
+  // first kQuiesceCheckPlies plies below the horizon only: after those a
+  // position in check is judged as it stands. Checks answered by checks
+  // could otherwise run to kMaxPly, and did under king capture, where every
+  // pseudo-legal move is an answer (a COMP 472 search at depth 7 with null
+  // move and LMR ran for minutes). Chess alternates moves, so children are
+  // always negated.
+  Value quiesce(const S& s, int ply, Value alpha, Value beta, int qply = 0) {
     m_stats.visit(ply);
     m_pv.clear(ply);
     if (m_stop.should_stop(m_nodes++)) return 0;
@@ -262,7 +267,7 @@ class Engine {
       return for_player(terminal_value(s.utility(), ply), s.to_move());
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
-    const bool stand = s.may_stand_pat();
+    const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
     Value best = -kInfinite;
     if (stand) {
       best = evaluate(s);
@@ -291,7 +296,7 @@ class Engine {
       std::swap(order[n], order[pick]);
       std::swap(scores[n], scores[pick]);
       const auto& m = moves[order[n]];
-      const Value v = -quiesce(s.result(m), ply + 1, -beta, -alpha);
+      const Value v = -quiesce(s.result(m), ply + 1, -beta, -alpha, qply + 1);
       if (m_stop.stopped()) return 0;
       if (v > best) {
         best = v;
@@ -374,7 +379,11 @@ class Engine {
       const bool pv_node = beta - alpha > 1;
       if (!pv_node && !in_check && ply > 0 && !is_proven(beta)) {
         bool try_futility = false;
-        if constexpr (HasFutilityMargin<S>) try_futility = m_options.futility && depth <= 3;
+        Value futility_margin = kInfinite;  // a heuristic this far above beta a ply stays above
+        if constexpr (HasFutilityMargin<S>) {
+          try_futility = m_options.futility && depth <= 3;
+          futility_margin = S::kFutilityMargin;
+        }
         bool try_null = false;
         if constexpr (HasNullMove<S>) {
           try_null =
@@ -382,7 +391,7 @@ class Engine {
         }
         if (try_futility || try_null) {
           const Value static_eval = estimate(s);
-          if (try_futility && static_eval - futility_margin() * depth >= beta) {
+          if (try_futility && static_eval - futility_margin * depth >= beta) {
             ++m_inexact;
             ++m_stats.leaves;
             return static_eval;
@@ -483,16 +492,6 @@ class Engine {
                  static_cast<std::uint16_t>(best_index + 1));
     }
     return best;
-  }
-
-  // Step 3's margin: a heuristic this far above beta per ply of depth left
-  // is not expected to fall below it.
-  static constexpr Value futility_margin() noexcept {
-    if constexpr (HasFutilityMargin<S>) {
-      return S::kFutilityMargin;
-    } else {
-      return kInfinite;
-    }
   }
 
   H m_eval;

@@ -1,0 +1,55 @@
+// The engine on the 5x5 chess rule sets with every selective switch on.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "../support/limits.hpp"
+#include "duel/games/minichess/minichess.hpp"
+#include "duel/search/engine.hpp"
+
+namespace duel::games::minichess {
+namespace {
+
+constexpr search::EngineOptions kAllOn{.hash_mb = 4,
+                                       .null_move = true,
+                                       .reductions = true,
+                                       .futility = true,
+                                       .extensions = true,
+                                       .aspiration = true};
+
+// A fixed-depth search must end long before this many nodes: each of these
+// takes well under a million.
+constexpr std::uint64_t kNodeCap = 20'000'000;
+
+template <class S>
+void expect_depth_search_ends(const std::string& fen, int depth) {
+  SCOPED_TRACE(fen);
+  const auto root = S{}.from_text(fen);
+  ASSERT_TRUE(root.ok()) << root.error();
+  search::Engine<S, E2> engine(E2{}, kAllOn);
+  search::Limits limits = test_support::depth_limit(depth);
+  limits.nodes = kNodeCap;
+  const auto out = engine.search(*root, limits);
+  EXPECT_TRUE(out.complete) << "stopped by the node cap after " << out.stats.nodes() << " nodes";
+  EXPECT_LT(out.stats.nodes(), kNodeCap);
+  ASSERT_TRUE(out.best.has_value());
+}
+
+// Under king capture every pseudo-legal move answers a check, so checks
+// answered by checks in quiescence once ran to the ply limit: this COMP 472
+// search at depth 7 with null move and LMR ran for minutes (found in a
+// gauntlet). Quiescence now answers checks only near the horizon.
+TEST(MinichessSearch, Comp472QuiescenceChecksEnd) {
+  expect_depth_search_ends<Comp472State>("k1bn1/1qpp1/5/1PPQ1/1NB1K w - - 6 4", 7);
+}
+
+TEST(MinichessSearch, EveryRuleSetEndsAtDepthSeven) {
+  expect_depth_search_ends<Comp472State>(std::string(Comp472::kStartFen), 7);
+  expect_depth_search_ends<Cs3243State>(std::string(Cs3243::kStartFen), 7);
+  expect_depth_search_ends<GardnerState>(std::string(Gardner::kStartFen), 7);
+}
+
+}  // namespace
+}  // namespace duel::games::minichess

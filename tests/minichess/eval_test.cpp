@@ -5,11 +5,9 @@
 // docs/experiments/minichess.md, not here.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
-#include "duel/core/rng.hpp"
+#include "../support/minichess_positions.hpp"
 #include "duel/games/minichess/minichess.hpp"
 
 namespace duel::games::minichess {
@@ -22,48 +20,13 @@ S at(const std::string& fen) {
   return s.ok() ? *s : S();
 }
 
-// The same position with the colours swapped: ranks mirrored, White's pieces
-// Black's and the other side to move.
-std::string flip_fen(const std::string& fen) {
-  const auto space = fen.find(' ');
-  std::string board = fen.substr(0, space);
-  std::string rest = fen.substr(space + 1);
-  std::vector<std::string> ranks;
-  for (std::size_t start = 0;;) {
-    const auto slash = board.find('/', start);
-    ranks.push_back(board.substr(start, slash - start));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  std::reverse(ranks.begin(), ranks.end());
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (i > 0) out += '/';
-    for (const char c : ranks[i]) {
-      const auto u = static_cast<unsigned char>(c);
-      out += static_cast<char>(std::isupper(u) != 0 ? std::tolower(u) : std::toupper(u));
-    }
-  }
-  rest[0] = rest[0] == 'w' ? 'b' : 'w';
-  return out + " " + rest;
-}
-
 template <class S, class H>
 void expect_colour_symmetry(std::uint64_t seed) {
-  Rng rng(seed);
   H h;
-  int checked = 0;
-  for (int game = 0; game < 30; ++game) {
-    S s;
-    for (int ply = 0; ply < 40 && !s.is_terminal(); ++ply) {
-      const S flipped = at<S>(flip_fen(s.to_text()));
-      ASSERT_EQ(h(flipped), -h(s)) << H::kName << " " << s.to_text();
-      ++checked;
-      typename S::Moves moves;
-      s.actions(moves);
-      s = s.result(moves[rng.below(moves.size())]);
-    }
-  }
+  const int checked = test_support::on_random_positions<S>(seed, 30, 40, [&](const S& s) {
+    const S flipped = at<S>(test_support::flip_fen(s.to_text()));
+    ASSERT_EQ(h(flipped), -h(s)) << H::kName << " " << s.to_text();
+  });
   EXPECT_GT(checked, 300);
 }
 

@@ -116,7 +116,8 @@ TEST(UciServer, Handshake) {
             "var minichess-comp472");
   EXPECT_EQ(out[3], "option name Hash type spin default 64 min 1 max 16384");
   // The heuristics of mc::State::Heuristics, default (e2) first.
-  EXPECT_EQ(out[4], "option name Eval type combo default e2 var e2 var e1 var e0 var random");
+  EXPECT_EQ(out[4],
+            "option name Eval type combo default e2 var e2 var e1 var e0 var e3 var random");
   EXPECT_EQ(out[5], "uciok");
   EXPECT_EQ(out[6], "readyok");
 }

@@ -106,21 +106,35 @@ struct AttackMap {
   int mobility = 0;  // weighted count of attacked squares not holding own pieces
 };
 
-template <class Rules>
-[[nodiscard]] AttackMap attack_map(const Position<Rules>& p, Player side) noexcept {
-  static constexpr std::array<int, kPieceTypes> kMobility = {0, 4, 4, 3, 2, 0};
+// What `side` attacks, each piece's attacked squares also shown to
+// `on_piece(type, attacks)` (e3 counts its features there).
+template <class Rules, class OnPiece>
+[[nodiscard]] AttackMap attack_map(const Position<Rules>& p, Player side,
+                                   OnPiece&& on_piece) noexcept {
   AttackMap map;
   const Bitboard occ = p.occupied();
-  const Bitboard own = p.pieces(side);
   for (int t = 0; t < kPieceTypes; ++t) {
     const auto type = static_cast<Piece>(t);
     for (Bitboard b = p.pieces(side, type); b != 0; b &= b - 1) {
       const Bitboard a = attacks_of(type, side, lowest(b), occ);
       map.by_type[static_cast<std::size_t>(t)] |= a;
       map.all |= a;
-      map.mobility += kMobility[static_cast<std::size_t>(t)] * std::popcount(a & ~own);
+      on_piece(type, a);
     }
   }
+  return map;
+}
+
+// With e1's mobility: weighted squares attacked that hold no own piece.
+template <class Rules>
+[[nodiscard]] AttackMap attack_map(const Position<Rules>& p, Player side) noexcept {
+  static constexpr std::array<int, kPieceTypes> kMobility = {0, 4, 4, 3, 2, 0};
+  const Bitboard own = p.pieces(side);
+  int mobility = 0;
+  AttackMap map = attack_map(p, side, [&](Piece type, Bitboard a) {
+    mobility += kMobility[static_cast<std::size_t>(type_index(type))] * std::popcount(a & ~own);
+  });
+  map.mobility = mobility;
   return map;
 }
 

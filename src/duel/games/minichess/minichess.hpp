@@ -44,6 +44,7 @@ enum class Ending : std::uint8_t {
 struct E0;
 struct E1;
 struct E2;
+struct E3;
 struct RandomHeuristic;
 
 template <class Rules>
@@ -51,7 +52,7 @@ class State {
  public:
   using Move = minichess::Move;
   using Moves = minichess::Moves;
-  using Heuristics = std::tuple<E2, E1, E0, RandomHeuristic>;
+  using Heuristics = std::tuple<E2, E1, E0, E3, RandomHeuristic>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
@@ -321,4 +322,5 @@ static_assert(search::WinLossDraw<GardnerState>);
 
 }  // namespace duel::games::minichess
 
-#include "duel/games/minichess/eval.hpp"  // IWYU pragma: export (e1, e2)
+#include "duel/games/minichess/eval.hpp"         // IWYU pragma: export (e1, e2)
+#include "duel/games/minichess/linear_eval.hpp"  // IWYU pragma: export (e3)

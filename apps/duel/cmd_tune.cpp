@@ -1,0 +1,358 @@
+// duel tune GAME --records FILE...: fits heuristic e3's weights to the
+// results of recorded games (Texel's method, tune/texel.hpp) and writes them
+// as e3_weights.hpp (docs/tuning.md).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+#include "duel/core/file.hpp"
+#include "duel/games/minichess/linear_eval.hpp"
+#include "duel/tune/texel.hpp"
+
+namespace duel::cli {
+namespace {
+
+namespace mc = games::minichess;
+
+struct TuneOptions {
+  std::string game;
+  std::vector<std::string> records;
+  std::string out;
+  int iterations = 3000;
+  double rate = 1.0;
+  // A small pull towards the starting weights: without it a square that a
+  // piece rarely reaches (a promoted bishop's) takes any value that fits
+  // its few positions (docs/tuning.md).
+  double l2 = 1e-8;
+  int skip_plies = 4;
+  int validation = 10;  // every validation-th game is held out (0 = none)
+  bool json = false;
+};
+
+// Only the 5x5 chess rule sets have a linear evaluation (e3) to tune.
+template <class S>
+inline constexpr bool kTunable = false;
+template <class Rules>
+inline constexpr bool kTunable<mc::State<Rules>> = true;
+
+// The positions taken from the records, and what was left out.
+struct Positions {
+  tune::Dataset train{mc::e3::kFeatures};
+  tune::Dataset validation{mc::e3::kFeatures};
+  int games = 0;
+  int opening = 0;   // among the first --skip-plies plies
+  int in_check = 0;  // the side to move's king attacked
+  int tactical = 0;  // the move played was a capture or a promotion
+  std::set<std::string> players;
+};
+
+// One game record (a line of `duel arena --records`): replays its moves
+// from its start and adds its quiet positions, labelled with its result.
+template <class Rules>
+Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
+  using S = mc::State<Rules>;
+  // Step 1. The fields this needs, checked.
+  if (!j.is_object()) return fail("not a JSON object");
+  for (const char* key : {"game", "start"}) {
+    if (!j.contains(key) || !j[key].is_string()) return fail(fmt::format("no \"{}\" text", key));
+  }
+  if (!j.contains("moves") || !j["moves"].is_array()) return fail("no \"moves\" list");
+  if (!j.contains("payoff") || !j["payoff"].is_number()) return fail("no \"payoff\" number");
+  const double payoff = j["payoff"].get<double>();
+  if (payoff != 1.0 && payoff != 0.0 && payoff != -1.0) {
+    return fail(fmt::format("payoff {} is not 1, 0 or -1", payoff));
+  }
+  auto game = registry::make_game(j["game"].get<std::string>(), j["start"].get<std::string>());
+  if (!game) return fail(game.error());
+  const S* start = std::get_if<S>(&*game);
+  if (start == nullptr) {
+    return fail(fmt::format("a game of '{}', not {}", j["game"].get<std::string>(), S::kName));
+  }
+  if (j.contains("players") && j["players"].is_array()) {
+    for (const auto& p : j["players"]) {
+      if (p.is_string()) out.players.insert(p.get<std::string>());
+    }
+  }
+  // Step 2. Replay; a position counts when the engine would stand pat on it:
+  // past the opening, not in check, and the move played was quiet.
+  // Payoff is Player::First's (White's) view, as the result is.
+  const double result = (payoff + 1.0) / 2.0;
+  const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
+  tune::Dataset& into = held_out ? out.validation : out.train;
+  S s = *start;
+  int ply = 0;
+  for (const auto& m : j["moves"]) {
+    if (s.is_terminal()) return fail(fmt::format("ply {}: a move after the game ended", ply + 1));
+    if (!m.is_object() || !m.contains("move") || !m["move"].is_string()) {
+      return fail(fmt::format("ply {}: no \"move\" text", ply + 1));
+    }
+    const auto move = s.parse_move(m["move"].get<std::string>());
+    if (!move) return fail(fmt::format("ply {}: {}", ply + 1, move.error()));
+    if (ply < o.skip_plies) {
+      ++out.opening;
+    } else if (s.position().in_check()) {
+      ++out.in_check;
+    } else if (s.is_tactical(*move)) {
+      ++out.tactical;
+    } else {
+      mc::e3::Features f = mc::e3::features(s);
+      const double scale = mc::e3::draw_scale(s);
+      for (double& x : f) x *= scale;
+      into.add(f, result);
+    }
+    s = s.result(*move);
+    ++ply;
+  }
+  ++out.games;
+  return true;
+}
+
+// Step 3. The generated header: one block per rule set between "// BEGIN
+// name" and "// END name" lines, so tuning one rule set keeps the others.
+// The block is generated text: clang-format leaves it as written (aligned
+// columns, the comment lines as long as the data needs).
+template <class Rules>
+std::string weights_block(const std::vector<double>& w, const std::vector<std::string>& about) {
+  namespace e3 = mc::e3;
+  std::string b = fmt::format("// BEGIN {}\n// clang-format off\n", Rules::kName);
+  for (const auto& line : about) b += "// " + line + "\n";
+  b += fmt::format("template <>\ninline constexpr Weights kWeights<{}> = {{\n",
+                   e3::rules_type_name<Rules>());
+  const auto value = [&](int i) { return fmt::format("{:8.2f}", w[static_cast<std::size_t>(i)]); };
+  b += "    // material: P N B R Q\n   ";
+  for (int i = e3::kMaterial; i < e3::kPst; ++i) b += " " + value(i) + ",";
+  b += "\n";
+  for (int t = 0; t < mc::kPieceTypes; ++t) {
+    b += fmt::format("    // piece-square {}: files a|e, b|d, c; ranks from its own side\n",
+                     "PNBRQK"[t]);
+    for (int rank = 0; rank < mc::kRanks; ++rank) {
+      const int at = e3::kPst + t * e3::kPstSquares + rank * 3;
+      b += fmt::format("    {}, {}, {},  // rank {}\n", value(at), value(at + 1), value(at + 2),
+                       rank + 1);
+    }
+  }
+  for (int i = e3::kMobility; i < e3::kFeatures; ++i) {
+    b += fmt::format("    {},  // {}\n", value(i), e3::feature_name(i));
+  }
+  b += "};\n";
+  b += fmt::format("// clang-format on\n// END {}\n", Rules::kName);
+  return b;
+}
+
+// The blocks of an existing header, by rule-set name, in file order.
+std::vector<std::pair<std::string, std::string>> header_blocks(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> blocks;
+  std::istringstream in(text);
+  std::string line;
+  std::string name;
+  std::string body;
+  while (std::getline(in, line)) {
+    if (name.empty() && line.rfind("// BEGIN ", 0) == 0) {
+      name = line.substr(9);
+      body = line + "\n";
+    } else if (!name.empty()) {
+      body += line + "\n";
+      if (line == "// END " + name) {
+        blocks.emplace_back(name, body);
+        name.clear();
+      }
+    }
+  }
+  return blocks;
+}
+
+std::string header_text(const std::vector<std::pair<std::string, std::string>>& blocks) {
+  std::string h =
+      "#pragma once\n"
+      "// The tuned weights of heuristic `e3`, one block per rule set, written by\n"
+      "// `duel tune` (docs/tuning.md has the commands and the data that produced\n"
+      "// each block). Do not edit by hand: rerun the command. Only\n"
+      "// linear_eval.cpp includes this file, so retuning recompiles one file.\n"
+      "#include \"duel/games/minichess/linear_eval.hpp\"\n"
+      "\n"
+      "namespace duel::games::minichess::e3 {\n"
+      "\n"
+      "// A rule set without a block below plays the starting weights (e2's terms).\n"
+      "template <class Rules>\n"
+      "inline constexpr Weights kWeights = start_weights<Rules>();\n";
+  for (const auto& [name, body] : blocks) h += "\n" + body;
+  h += "\n}  // namespace duel::games::minichess::e3\n";
+  return h;
+}
+
+// The header with `block` for `name` in place of the one `old` had; the
+// rule sets keep their order (gardner, cs3243, comp472).
+Result<std::string> updated_header(const std::string& old, const std::string& name,
+                                   const std::string& block) {
+  auto blocks = header_blocks(old);
+  if (!old.empty() && old.find("namespace duel::games::minichess::e3") == std::string::npos) {
+    return fail("is not an e3 weights header (it would be overwritten)");
+  }
+  std::erase_if(blocks, [&](const auto& b) { return b.first == name; });
+  blocks.emplace_back(name, block);
+  static constexpr std::array<std::string_view, 3> kOrder = {mc::Gardner::kName, mc::Cs3243::kName,
+                                                             mc::Comp472::kName};
+  const auto rank = [](const std::string& n) {
+    return std::find(kOrder.begin(), kOrder.end(), n) - kOrder.begin();
+  };
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+  return header_text(blocks);
+}
+
+// The command with every option spelled out, so the header says exactly
+// what produced it even if a default changes.
+std::string command_line(const TuneOptions& o) {
+  std::string c = "duel tune " + o.game;
+  for (const auto& r : o.records) c += " --records " + r;
+  return c + fmt::format(" --iterations {} --rate {} --l2 {} --skip-plies {} --validation {}",
+                         o.iterations, o.rate, o.l2, o.skip_plies, o.validation);
+}
+
+template <class S>
+int run_tune(const S& /*start*/, const TuneOptions& o) {
+  if constexpr (!kTunable<S>) {
+    return bad_input(fmt::format(
+        "tune: only the 5x5 chess rule sets have a linear evaluation (e3) to tune, not '{}'",
+        S::kName));
+  } else {
+    using Rules = typename S::RuleSet;
+    WallClock clock;
+    // Step 4. Read every record; any bad line stops with its file and number.
+    Positions data;
+    for (const auto& path : o.records) {
+      std::ifstream in(path);
+      if (!in) return bad_input("--records: cannot read " + path);
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded()) {
+          return bad_input(fmt::format("--records {} line {}: not valid JSON", path, n));
+        }
+        const auto added = add_game<Rules>(j, o, data);
+        if (!added) {
+          return bad_input(fmt::format("--records {} line {}: {}", path, n, added.error()));
+        }
+      }
+    }
+    if (data.train.size() == 0) {
+      return bad_input(
+          fmt::format("--records: no positions to tune on ({} games of {})", data.games, S::kName));
+    }
+    // Step 5. Fit K to the starting weights (e2's terms), then the weights.
+    std::vector<double> weights;
+    for (const double w : mc::e3::start_weights<Rules>()) weights.push_back(w);
+    tune::TexelOptions options;
+    options.iterations = o.iterations;
+    options.learning_rate = o.rate;
+    options.l2 = o.l2;
+    Progress progress(!o.json);
+    options.report_every = 100;
+    options.report = [&](int step, double error) {
+      progress.tick(fmt::format("tune: step {} of {}, error {:.6f}", step, o.iterations, error));
+    };
+    const std::vector<double> before = weights;
+    const tune::TexelReport r = tune::fit(data.train, weights, options);
+    progress.done();
+    const double val_before = tune::mean_squared_error(data.validation, before, r.k);
+    const double val_after = tune::mean_squared_error(data.validation, weights, r.k);
+    // Step 6. The summary (stderr, or stdout as JSON) and the header.
+    std::string players;
+    for (const auto& p : data.players) players += (players.empty() ? "" : ", ") + p;
+    const std::string positions = fmt::format(
+        "{} games, {} positions ({} to fit, {} held out); left out: {} opening, {} in check, {} "
+        "captures or promotions",
+        data.games, data.train.size() + data.validation.size(), data.train.size(),
+        data.validation.size(), data.opening, data.in_check, data.tactical);
+    const std::string errors = fmt::format(
+        "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)", r.k,
+        r.error_before, r.error_after, val_before, val_after, r.iterations);
+    const std::vector<std::string> about = {"Written by: " + command_line(o),
+                                            "Data: " + positions + "; players: " + players,
+                                            "Fit: " + errors};
+    const std::string block = weights_block<Rules>(weights, about);
+    std::string old;
+    if (!o.out.empty() && std::filesystem::exists(o.out)) {
+      const auto text = read_file(o.out);
+      if (!text) return bad_input("--out: cannot read " + o.out);
+      old = *text;
+    }
+    const auto header = updated_header(old, std::string(Rules::kName), block);
+    if (!header) return bad_input(fmt::format("--out {} {}", o.out, header.error()));
+    if (!o.out.empty()) {
+      std::ofstream out(o.out);
+      if (!(out << *header)) return bad_input("--out: cannot write " + o.out);
+    } else if (!o.json) {
+      std::cout << *header;
+    }
+    std::string material;
+    for (int i = mc::e3::kMaterial; i < mc::e3::kPst; ++i) {
+      material += fmt::format(" {:.0f}", weights[static_cast<std::size_t>(i)]);
+    }
+    if (o.json) {
+      nlohmann::json j = {{"game", std::string(S::kName)},
+                          {"games", data.games},
+                          {"positions", data.train.size() + data.validation.size()},
+                          {"fitted", data.train.size()},
+                          {"held_out", data.validation.size()},
+                          {"k", r.k},
+                          {"error_before", r.error_before},
+                          {"error_after", r.error_after},
+                          {"held_out_error_before", val_before},
+                          {"held_out_error_after", val_after},
+                          {"iterations", r.iterations},
+                          {"weights", weights},
+                          {"seconds", clock.seconds()}};
+      std::cout << j.dump(2) << '\n';
+    } else {
+      std::cerr << fmt::format("tune {}: {}\n{}\nmaterial P N B R Q:{} ({:.1f} s)\n", S::kName,
+                               positions, errors, material, clock.seconds());
+    }
+    return 0;
+  }
+}
+
+}  // namespace
+
+Command add_tune(CLI::App& app) {
+  auto o = std::make_shared<TuneOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "tune", "Fit e3's weights to recorded games (Texel's method) and write e3_weights.hpp");
+  sub->add_option("game", o->game, "Game spec (a 5x5 chess rule set)")->required();
+  sub->add_option("--records", o->records, "Games from duel arena --records (JSON lines)")
+      ->required();
+  sub->add_option("--out", o->out,
+                  "Write the header here (an existing one keeps its other rule sets' blocks); "
+                  "default stdout");
+  sub->add_option("--iterations", o->iterations, "Gradient steps (Adam, whole data set)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  sub->add_option("--rate", o->rate, "Adam's step size in centipawns")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_option("--l2", o->l2, "Penalty on the distance from the starting weights")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_option("--skip-plies", o->skip_plies, "Plies left out at the start of every game")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  sub->add_option("--validation", o->validation,
+                  "Hold out every Nth game to measure the error on unseen games (0 = none)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  sub->add_flag("--json", o->json, "The summary and weights as one JSON document on stdout");
+  return {sub,
+          [o] { return with_game(o->game, "", [&](const auto& s) { return run_tune(s, *o); }); }};
+}
+
+}  // namespace duel::cli

@@ -1,0 +1,224 @@
+#pragma once
+// The tuned weights of heuristic `e3`, one block per rule set, written by
+// `duel tune` (docs/tuning.md has the commands and the data that produced
+// each block). Do not edit by hand: rerun the command. Only
+// linear_eval.cpp includes this file, so retuning recompiles one file.
+#include "duel/games/minichess/linear_eval.hpp"
+
+namespace duel::games::minichess::e3 {
+
+// A rule set without a block below plays the starting weights (e2's terms).
+template <class Rules>
+inline constexpr Weights kWeights = start_weights<Rules>();
+
+// BEGIN gardner
+// clang-format off
+// Written by: duel tune gardner --records /tmp/tune/gardner.jsonl --records /tmp/tune/gardner-2.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
+// Data: 4000 games, 66273 positions (59721 to fit, 6552 held out); left out: 15904 opening, 15230 in check, 25271 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1, engine:depth=7,eval=e3
+// Fit: K = 0.003735; MSE fitted 0.057435 -> 0.046897, held out 0.055941 -> 0.048042 (3000 iterations)
+template <>
+inline constexpr Weights kWeights<Gardner> = {
+    // material: P N B R Q
+      157.41,   347.38,   296.16,   500.34,   875.00,
+    // piece-square P: files a|e, b|d, c; ranks from its own side
+        0.00,     0.00,     0.00,  // rank 1
+       -6.12,     6.67,    24.34,  // rank 2
+       -0.71,    25.34,    31.81,  // rank 3
+       52.46,   148.83,   104.79,  // rank 4
+        0.00,     0.00,     0.00,  // rank 5
+    // piece-square N: files a|e, b|d, c; ranks from its own side
+      -19.80,    -6.27,   -14.29,  // rank 1
+       23.14,     7.05,   -29.94,  // rank 2
+       16.41,    10.48,    21.86,  // rank 3
+       12.18,    14.44,    25.38,  // rank 4
+      -12.74,   -20.75,   -15.77,  // rank 5
+    // piece-square B: files a|e, b|d, c; ranks from its own side
+      -20.68,     0.59,     9.51,  // rank 1
+        1.82,    20.16,     6.00,  // rank 2
+        6.72,     6.13,    -0.57,  // rank 3
+        0.00,     7.51,     6.19,  // rank 4
+      -22.86,     7.93,    -0.29,  // rank 5
+    // piece-square R: files a|e, b|d, c; ranks from its own side
+      -44.21,   -21.73,   -37.64,  // rank 1
+      -14.67,     8.89,    -2.30,  // rank 2
+      -19.16,    20.01,     9.54,  // rank 3
+       26.25,    48.00,    29.59,  // rank 4
+      -12.20,     4.71,     5.27,  // rank 5
+    // piece-square Q: files a|e, b|d, c; ranks from its own side
+      -23.81,   -42.20,   -26.01,  // rank 1
+       25.93,   -10.53,    24.69,  // rank 2
+       16.49,    23.50,     6.74,  // rank 3
+       -2.59,    -0.38,    19.55,  // rank 4
+      -14.18,     1.61,     4.19,  // rank 5
+    // piece-square K: files a|e, b|d, c; ranks from its own side
+       -7.12,   -28.18,   -56.56,  // rank 1
+        0.98,   -47.38,   -32.69,  // rank 2
+        1.37,     1.74,    -4.88,  // rank 3
+       -1.82,   -18.24,   -16.98,  // rank 4
+      -30.14,   -29.07,   -31.03,  // rank 5
+        6.64,  // mobility N
+        7.73,  // mobility B
+       17.78,  // mobility R
+       10.14,  // mobility Q
+       25.56,  // mobility K
+       -4.47,  // king zone attacked
+        7.45,  // king zone attackers
+      -13.62,  // pawn shield
+      -44.59,  // doubled pawns
+      -30.38,  // isolated pawns
+      -15.78,  // protected pawns
+        0.00,  // passed rank 1
+        9.23,  // passed rank 2
+       47.74,  // passed rank 3
+       36.08,  // passed rank 4
+        0.00,  // passed rank 5
+       20.35,  // rook on open file
+       25.11,  // best capture
+       11.91,  // threat
+        9.95,  // tempo
+        0.00,  // king en prise
+};
+// clang-format on
+// END gardner
+
+// BEGIN gardner-cs3243
+// clang-format off
+// Written by: duel tune gardner-cs3243 --records /tmp/tune/gardner-cs3243.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
+// Data: 2000 games, 68562 positions (61687 to fit, 6875 held out); left out: 7976 opening, 12415 in check, 11575 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1
+// Fit: K = 0.001871; MSE fitted 0.029054 -> 0.027257, held out 0.036909 -> 0.036168 (3000 iterations)
+template <>
+inline constexpr Weights kWeights<Cs3243> = {
+    // material: P N B R Q
+       94.08,   316.03,   326.44,   483.54,   919.57,
+    // piece-square P: files a|e, b|d, c; ranks from its own side
+        0.00,     0.00,     0.00,  // rank 1
+       16.45,   -10.92,    -8.49,  // rank 2
+        0.67,    34.66,     6.10,  // rank 3
+      -28.39,    13.51,    31.10,  // rank 4
+      -53.45,   -79.96,  -107.19,  // rank 5
+    // piece-square N: files a|e, b|d, c; ranks from its own side
+        1.56,   -32.96,    -9.03,  // rank 1
+      -12.29,    14.35,     3.70,  // rank 2
+       14.33,   -13.96,    -2.04,  // rank 3
+       24.08,    -0.98,    12.15,  // rank 4
+      -14.98,    -7.55,     3.66,  // rank 5
+    // piece-square B: files a|e, b|d, c; ranks from its own side
+      -11.55,     0.00,    26.77,  // rank 1
+        0.00,    23.40,     6.00,  // rank 2
+      -12.71,     6.00,    -4.29,  // rank 3
+        0.00,     3.65,     6.00,  // rank 4
+       10.15,     0.00,     5.03,  // rank 5
+    // piece-square R: files a|e, b|d, c; ranks from its own side
+        4.53,   -11.66,    -6.46,  // rank 1
+      -18.39,   -26.95,     2.72,  // rank 2
+       15.14,    30.03,    11.05,  // rank 3
+      -25.36,     1.70,     5.48,  // rank 4
+       -0.55,     6.87,    -4.60,  // rank 5
+    // piece-square Q: files a|e, b|d, c; ranks from its own side
+      -21.74,    15.00,   -19.93,  // rank 1
+       19.51,     1.12,    18.08,  // rank 2
+        4.84,    12.29,     4.76,  // rank 3
+       14.59,    -1.94,     9.64,  // rank 4
+        0.53,    -6.60,    -2.58,  // rank 5
+    // piece-square K: files a|e, b|d, c; ranks from its own side
+      -20.69,   -41.34,    -7.46,  // rank 1
+        7.58,   -14.36,    -3.12,  // rank 2
+       11.73,    -5.66,   -16.22,  // rank 3
+      -33.74,   -28.32,   -32.18,  // rank 4
+      -43.54,   -32.33,   -40.34,  // rank 5
+       14.81,  // mobility N
+       -3.30,  // mobility B
+        6.92,  // mobility R
+        9.04,  // mobility Q
+       21.06,  // mobility K
+       -4.80,  // king zone attacked
+       30.49,  // king zone attackers
+       -5.45,  // pawn shield
+        6.01,  // doubled pawns
+      -23.23,  // isolated pawns
+       -3.44,  // protected pawns
+        0.00,  // passed rank 1
+        3.32,  // passed rank 2
+      -12.44,  // passed rank 3
+      -13.78,  // passed rank 4
+       -0.60,  // passed rank 5
+       26.36,  // rook on open file
+       31.56,  // best capture
+       16.31,  // threat
+        2.92,  // tempo
+        0.00,  // king en prise
+};
+// clang-format on
+// END gardner-cs3243
+
+// BEGIN minichess-comp472
+// clang-format off
+// Written by: duel tune minichess-comp472 --records /tmp/tune/minichess-comp472.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
+// Data: 1001 games, 10062 positions (9045 to fit, 1017 held out); left out: 3174 opening, 3127 in check, 2434 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1
+// Fit: K = 0.002504; MSE fitted 0.036492 -> 0.032392, held out 0.038132 -> 0.033686 (3000 iterations)
+template <>
+inline constexpr Weights kWeights<Comp472> = {
+    // material: P N B R Q
+      160.25,   283.05,   314.86,   500.00,   882.66,
+    // piece-square P: files a|e, b|d, c; ranks from its own side
+        0.00,     0.00,     0.00,  // rank 1
+        0.00,    32.21,     3.66,  // rank 2
+       27.76,    32.45,     0.60,  // rank 3
+      101.22,   108.63,    83.72,  // rank 4
+        0.00,     0.00,     0.00,  // rank 5
+    // piece-square N: files a|e, b|d, c; ranks from its own side
+      -11.30,    -8.73,   -12.94,  // rank 1
+        6.02,    30.22,   -26.90,  // rank 2
+        0.84,    10.25,    26.34,  // rank 3
+       12.49,   -56.96,   -10.62,  // rank 4
+        9.99,   -21.02,    -0.63,  // rank 5
+    // piece-square B: files a|e, b|d, c; ranks from its own side
+      -48.10,     0.00,    11.98,  // rank 1
+        0.00,    14.02,     6.00,  // rank 2
+       -8.03,     6.00,    21.90,  // rank 3
+        0.00,     6.67,     6.00,  // rank 4
+       -0.46,     0.00,    30.89,  // rank 5
+    // piece-square R: files a|e, b|d, c; ranks from its own side
+        0.00,     0.00,     0.00,  // rank 1
+        0.00,     0.00,     0.00,  // rank 2
+        0.00,     0.00,     0.00,  // rank 3
+        0.00,     0.00,     0.00,  // rank 4
+        0.00,     0.00,     0.00,  // rank 5
+    // piece-square Q: files a|e, b|d, c; ranks from its own side
+      -23.43,    16.67,   -11.62,  // rank 1
+      -14.62,   -11.15,    29.68,  // rank 2
+       18.37,    -3.30,   -10.68,  // rank 3
+      -11.54,   -28.24,    33.34,  // rank 4
+      -22.30,    28.41,    21.08,  // rank 5
+    // piece-square K: files a|e, b|d, c; ranks from its own side
+       -7.77,   -35.23,   -17.57,  // rank 1
+       -2.33,   -44.15,   -32.08,  // rank 2
+       -8.99,   -20.92,    -3.25,  // rank 3
+        2.97,    15.66,   -31.63,  // rank 4
+      -82.41,     2.69,   -35.00,  // rank 5
+        4.88,  // mobility N
+       -5.34,  // mobility B
+        3.00,  // mobility R
+       11.25,  // mobility Q
+       28.62,  // mobility K
+        7.61,  // king zone attacked
+      -15.79,  // king zone attackers
+        5.89,  // pawn shield
+       -5.43,  // doubled pawns
+       17.14,  // isolated pawns
+      -14.59,  // protected pawns
+        0.00,  // passed rank 1
+       21.27,  // passed rank 2
+       52.10,  // passed rank 3
+       23.57,  // passed rank 4
+        0.00,  // passed rank 5
+        0.00,  // rook on open file
+       41.32,  // best capture
+        4.46,  // threat
+      -10.83,  // tempo
+     5000.00,  // king en prise
+};
+// clang-format on
+// END minichess-comp472
+
+}  // namespace duel::games::minichess::e3

@@ -1,0 +1,246 @@
+// The Texel tuner (tune/texel.hpp), heuristic e3's features
+// (games/minichess/linear_eval.hpp) and `duel tune`: the tuner recovers a
+// known linear model from its own predictions, e3 is colour-symmetric and
+// starts as e2, and the command's bad input is one line with status 2.
+// Whether the tuned e3 plays better is an arena question (docs/tuning.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../support/cli_run.hpp"
+#include "../support/minichess_positions.hpp"
+#include "duel/core/rng.hpp"
+#include "duel/games/minichess/linear_eval.hpp"
+#include "duel/tune/texel.hpp"
+
+namespace duel {
+namespace {
+
+using test_support::CliRun;
+
+// Step 1. The tuner on synthetic data: rows of small random features whose
+// labels are sigmoid(K w* · f) for known w* and K, so w* has error 0.
+struct Synthetic {
+  tune::Dataset data{6};
+  std::vector<double> truth = {120.0, -45.0, 30.0, 250.0, 8.0, 0.0};
+  double k = 0.01;
+};
+
+Synthetic synthetic(int rows, std::uint64_t seed) {
+  Synthetic s;
+  Rng rng(seed);
+  for (int r = 0; r < rows; ++r) {
+    std::vector<double> f(6, 0.0);
+    for (int i = 0; i < 5; ++i)
+      f[static_cast<std::size_t>(i)] = static_cast<double>(rng.between(-3, 3));
+    f[3] /= 2.0;  // a fractional feature, as e3's capture gains in pawns
+    // Feature 5 never occurs: its weight cannot be fitted and must stay.
+    double e = 0.0;
+    for (int i = 0; i < 6; ++i)
+      e += s.truth[static_cast<std::size_t>(i)] * f[static_cast<std::size_t>(i)];
+    s.data.add(f, tune::sigmoid(s.k * e));
+  }
+  return s;
+}
+
+TEST(Texel, RecoversKnownWeightsFromTheirPredictions) {
+  const Synthetic s = synthetic(3000, 7);
+  std::vector<double> w = {100.0, 0.0, 0.0, 200.0, 0.0, 17.0};  // a rough start
+  tune::TexelOptions o;
+  o.iterations = 1500;
+  o.learning_rate = 2.0;
+  o.k = s.k;
+  const tune::TexelReport r = tune::fit(s.data, w, o);
+  EXPECT_GT(r.error_before, 1e-3);
+  EXPECT_LT(r.error_after, 1e-6);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_NEAR(w[i], s.truth[i], 1.0) << "weight " << i;
+  EXPECT_EQ(w[5], 17.0);  // never seen: untouched
+}
+
+TEST(Texel, FitsTheScaleAndIsDeterministic) {
+  const Synthetic s = synthetic(2000, 11);
+  EXPECT_NEAR(tune::fit_scale(s.data, s.truth), s.k, 1e-5);
+  // With the scale fitted to the start, the same data gives the same bits.
+  std::vector<double> a = {100.0, 0.0, 0.0, 200.0, 0.0, 0.0};
+  std::vector<double> b = a;
+  tune::TexelOptions o;
+  o.iterations = 200;
+  const auto ra = tune::fit(s.data, a, o);
+  const auto rb = tune::fit(s.data, b, o);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(ra.k, rb.k);
+  EXPECT_LT(ra.error_after, ra.error_before);
+}
+
+// Step 2. e3 on positions from random games of every rule set.
+namespace mc = games::minichess;
+
+// The non-terminal positions of 40 random games of at most 60 plies.
+template <class S, class F>
+int on_random_positions(std::uint64_t seed, F&& f) {
+  return test_support::on_random_positions<S>(seed, 40, 60, std::forward<F>(f));
+}
+
+template <class S>
+void expect_symmetric_and_in_range(std::uint64_t seed) {
+  const mc::E3 e3;
+  const int n = on_random_positions<S>(seed, [&](const S& s) {
+    const auto flipped = S::from_fen(test_support::flip_fen(s.to_text()),
+                                     s.draw_limit_plies() / S::RuleSet::kPliesPerLimitUnit);
+    ASSERT_TRUE(flipped.ok()) << s.to_text();
+    const auto f = mc::e3::features(s);
+    const auto g = mc::e3::features(*flipped);
+    for (int i = 0; i < mc::e3::kFeatures; ++i) {
+      ASSERT_EQ(g[static_cast<std::size_t>(i)], -f[static_cast<std::size_t>(i)])
+          << mc::e3::feature_name(i) << " " << s.to_text();
+    }
+    const Value v = e3(s);
+    ASSERT_EQ(e3(*flipped), -v) << s.to_text();
+    // Play sums fixed-point integers, the tuner doubles: the same value to
+    // within the rounding of the weights (1/1024 centipawn each) and the cut
+    // to a whole Value (towards zero, as e1's and e2's).
+    const double cp = mc::e3::centipawns(s, mc::e3::tuned_weights<typename S::RuleSet>());
+    ASSERT_NEAR(v, std::clamp(cp * mc::kE0Scale / 100.0, -1e9, 1e9), 1.5) << s.to_text();
+    ASSERT_LE(std::abs(v), search::clamp_estimate(kUnit)) << s.to_text();
+  });
+  EXPECT_GT(n, 400);
+}
+
+TEST(E3, ColourFlipNegatesEveryFeatureAndTheEvalAndStaysInRange) {
+  expect_symmetric_and_in_range<mc::GardnerState>(1);
+  expect_symmetric_and_in_range<mc::Cs3243State>(2);
+  expect_symmetric_and_in_range<mc::Comp472State>(3);
+}
+
+// The starting weights are e2's terms: the tuner's "error before" is e2's.
+template <class S>
+void expect_start_is_e2(std::uint64_t seed) {
+  using Rules = typename S::RuleSet;
+  const mc::E2 e2;
+  on_random_positions<S>(seed, [&](const S& s) {
+    const double cp = mc::e3::centipawns(s, mc::e3::start_weights<Rules>());
+    // e2 rounds towards zero in a few places (a capture's 9/10, the clock):
+    // a few centipawns.
+    ASSERT_NEAR(cp * mc::kE0Scale / 100.0, e2(s), 4.0) << s.to_text();
+  });
+}
+
+TEST(E3, StartingWeightsAreE2) {
+  expect_start_is_e2<mc::GardnerState>(4);
+  expect_start_is_e2<mc::Cs3243State>(5);
+  expect_start_is_e2<mc::Comp472State>(6);
+}
+
+// Pawn structure, counted square by square: e3 counts it with file masks.
+TEST(E3, PawnStructureMatchesACountSquareBySquare) {
+  on_random_positions<mc::GardnerState>(7, [](const mc::GardnerState& s) {
+    const auto& p = s.position();
+    std::array<int, 2> doubled{};
+    std::array<int, 2> isolated{};
+    std::array<std::array<int, 2>, mc::kRanks> passed{};
+    for (int side = 0; side < 2; ++side) {
+      const auto us = static_cast<Player>(side);
+      const mc::Bitboard own = p.pieces(us, mc::Piece::Pawn);
+      const mc::Bitboard enemy = p.pieces(other(us), mc::Piece::Pawn);
+      const auto on_file = [](mc::Bitboard b, int f) {
+        int n = 0;
+        for (int r = 0; r < mc::kRanks; ++r) n += (b >> mc::square(f, r)) & 1U;
+        return n;
+      };
+      for (int f = 0; f < mc::kFiles; ++f) {
+        const int n = on_file(own, f);
+        if (n > 1) doubled[static_cast<std::size_t>(side)] += n - 1;
+        const int next = (f > 0 ? on_file(own, f - 1) : 0) + (f < 4 ? on_file(own, f + 1) : 0);
+        if (next == 0) isolated[static_cast<std::size_t>(side)] += n;
+      }
+      for (int sq = 0; sq < mc::kSquares; ++sq) {
+        if (((own >> sq) & 1U) == 0) continue;
+        bool free = true;
+        for (int other_sq = 0; other_sq < mc::kSquares; ++other_sq) {
+          const int df = mc::file_of(other_sq) - mc::file_of(sq);
+          const int ahead = (mc::rank_of(other_sq) - mc::rank_of(sq)) * (side == 0 ? 1 : -1);
+          if (((enemy >> other_sq) & 1U) != 0 && df >= -1 && df <= 1 && ahead > 0) free = false;
+        }
+        const int rank = side == 0 ? mc::rank_of(sq) : mc::kRanks - 1 - mc::rank_of(sq);
+        if (free) ++passed[static_cast<std::size_t>(rank)][static_cast<std::size_t>(side)];
+      }
+    }
+    const auto f = mc::e3::features(s);
+    ASSERT_EQ(f[mc::e3::kDoubled], doubled[0] - doubled[1]) << s.to_text();
+    ASSERT_EQ(f[mc::e3::kIsolated], isolated[0] - isolated[1]) << s.to_text();
+    for (int r = 0; r < mc::kRanks; ++r) {
+      const auto& n = passed[static_cast<std::size_t>(r)];
+      ASSERT_EQ(f[static_cast<std::size_t>(mc::e3::kPassed + r)], n[0] - n[1]) << s.to_text();
+    }
+  });
+}
+
+TEST(E3, SelectableByNameAndE2StaysTheDefault) {
+  EXPECT_TRUE(games::with_heuristic<mc::GardnerState>("e3", 0, [](auto) {}));
+  EXPECT_EQ(games::default_heuristic<mc::GardnerState>(), "e2");
+}
+
+// Step 3. `duel tune` from the command line.
+int lines(const std::string& s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
+
+void expect_bad_input(const std::string& args, const std::string& needle,
+                      const std::map<std::string, std::string>& files = {}) {
+  const CliRun r = test_support::duel(args, "", files);
+  EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(lines(r.err), 1) << args << "\nstderr: " << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\nstderr: " << r.err;
+}
+
+const std::string kGame =
+    R"({"game":"gardner","start":"rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1","moves":[{"move":"b2b3"},)"
+    R"({"move":"a4a3"}],"payoff":0})";
+
+TEST(TuneCli, BadInputIsOneLine) {
+  expect_bad_input("tune gardner --records missing.jsonl", "cannot read missing.jsonl");
+  expect_bad_input("tune chess --records g.jsonl", "unknown game 'chess'", {{"g.jsonl", kGame}});
+  expect_bad_input("tune checkers --records g.jsonl", "only the 5x5 chess", {{"g.jsonl", kGame}});
+  expect_bad_input("tune gardner --records g.jsonl", "g.jsonl line 3: not valid JSON",
+                   {{"g.jsonl", kGame + "\n\n{\"game\": oops\n"}});
+  expect_bad_input("tune gardner --records g.jsonl", "line 1: ply 2: ",
+                   {{"g.jsonl", R"({"game":"gardner","start":"rnbqk/ppppp/5/PPPPP/RNBQK w - - )"
+                                R"(0 1","moves":[{"move":"b2b3"},{"move":"b2b3"}],"payoff":1})"}});
+  expect_bad_input("tune gardner-cs3243 --records g.jsonl", "not gardner-cs3243",
+                   {{"g.jsonl", kGame}});
+  expect_bad_input("tune gardner --records g.jsonl", "no \"payoff\"",
+                   {{"g.jsonl", R"({"game":"gardner","start":"5/5/5/5/5 w - - 0 1","moves":[]})"}});
+  expect_bad_input("tune gardner --records g.jsonl --iterations 5", "no positions to tune on",
+                   {{"g.jsonl", kGame}});
+}
+
+TEST(TuneCli, WritesItsRuleSetsBlockAndKeepsTheOthers) {
+  // Random games make the data; --out names a header holding another rule
+  // set's block, which must survive.
+  const std::string other = "// BEGIN minichess-comp472\n// kept\n// END minichess-comp472\n";
+  const std::string header =
+      "#pragma once\nnamespace duel::games::minichess::e3 {\n\n" + other + "\n}\n";
+  const CliRun r = test_support::duel(
+      "arena gardner --agent random:seed=1 --agent random:seed=2 --games 4 --records g.jsonl "
+      "--json >/dev/null && '" DUEL_BIN
+      "' tune gardner --records g.jsonl --iterations 20 "
+      "--validation 2 --out w.hpp",
+      "", {{"w.hpp", header}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string w = r.files.count("w.hpp") != 0 ? r.files.at("w.hpp") : "";
+  EXPECT_NE(w.find("inline constexpr Weights kWeights<Gardner> = {"), std::string::npos) << w;
+  EXPECT_NE(w.find("// Written by: duel tune gardner --records g.jsonl --iterations 20 --rate 1 "
+                   "--l2 1e-08 --skip-plies 4 --validation 2"),
+            std::string::npos)
+      << w;
+  EXPECT_LT(w.find("// END gardner"), w.find(other)) << w;
+  EXPECT_NE(r.err.find("4 games"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("K = "), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace duel

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common.hpp"
 #include "duel/agents/search_agents.hpp"
 #include "run_search.hpp"
 

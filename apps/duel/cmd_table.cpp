@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common.hpp"
 #include "run_search.hpp"
 
 namespace duel::cli {

@@ -1,66 +1,13 @@
 #pragma once
-// Runs one named search algorithm on a state: the shared core of `search`,
-// `solve` and `table`.
-#include <functional>
-#include <string>
-
-#include "common.hpp"
-#include "duel/games/game.hpp"
-#include "duel/search/engine.hpp"
-#include "duel/search/plain.hpp"
+// The shared core of `search`, `solve`, `table` and `bench`: one named
+// search algorithm on a state (src/duel/registry/search.hpp, which the
+// Python module uses too).
+#include "duel/registry/search.hpp"
 
 namespace duel::cli {
 
-struct AlgoRequest {
-  std::string algo = "engine";  // minimax | alphabeta | engine
-  int depth = 0;                // cut-off / depth limit; 0 = to the end
-  double time = 0.0;            // seconds; 0 = none
-  std::string eval;             // heuristic name; empty = the game's default
-  std::size_t hash_mb = 256;
-  std::uint64_t seed = 0;
-  bool ordering = true;  // engine: killers, history and the game's move hints
-  std::function<void(std::uint64_t, double)> progress;
-};
-
-inline Result<AlgoRequest> check_algo(AlgoRequest r) {
-  if (r.algo != "minimax" && r.algo != "alphabeta" && r.algo != "engine") {
-    return fail(fmt::format("unknown algorithm '{}' (known: minimax, alphabeta, engine)", r.algo));
-  }
-  return r;
-}
-
-template <games::PlayableGame S>
-Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
-                                                             const AlgoRequest& req) {
-  using R = search::SearchResult<typename S::Move>;
-  std::optional<R> out;
-  const std::string eval = req.eval.empty() ? std::string(games::default_heuristic<S>()) : req.eval;
-  search::Limits limits;
-  limits.time = req.time;
-  limits.progress = req.progress;
-  const bool found = games::with_heuristic<S>(eval, req.seed, [&](auto h) {
-    if (req.algo == "engine") {
-      search::EngineOptions options;
-      options.hash_mb = req.hash_mb;
-      options.ordering = req.ordering;
-      // With no limit at all the engine is a solver: start at full depth.
-      if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
-      // A limited search is timed (benchmarks): no page faults inside it.
-      options.prefault = req.depth > 0 || req.time > 0;
-      search::Engine<S, decltype(h)> engine(h, options);
-      limits.depth = req.depth;
-      out = engine.search(state, limits);
-    } else if (req.algo == "alphabeta") {
-      out = search::alphabeta(state, req.depth, h, limits);
-    } else {
-      out = search::minimax(state, req.depth, h, limits);
-    }
-  });
-  if (!found) {
-    return fail(fmt::format("unknown eval '{}' for {} (known: {})", eval, S::kName,
-                            games::heuristic_names<S>()));
-  }
-  return std::move(*out);
-}
+using registry::AlgoRequest;
+using registry::check_algo;
+using registry::run_algorithm;
 
 }  // namespace duel::cli

@@ -1,0 +1,397 @@
+// `duel.play` and `duel.arena`: games between agents refereed by Duel's match
+// loop (src/duel/play/match.hpp), where an agent is a spec of the CLI's
+// grammar or a Python callable `f(state) -> move text`. The loop runs with
+// the GIL released; a Python agent takes it back for its move.
+#include <pybind11/stl.h>
+
+#include <array>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bindings.hpp"
+#include "duel/arena/arena.hpp"
+#include "duel/arena/elo.hpp"
+#include "duel/play/record_io.hpp"
+#include "duel/registry/agents.hpp"
+#include "python_calls.hpp"
+
+namespace duel::python {
+namespace {
+
+// A Python callable as an agent: called with the State, it returns a move as
+// text. A move that is not legal, or anything but text, loses the game (the
+// referee's reason says why); an exception stops the match and propagates.
+template <class S>
+class PythonAgent final : public agents::Agent<S> {
+ public:
+  using Move = typename S::Move;
+  // Made and destroyed possibly on an arena's thread: the reference to the
+  // callable changes only under the GIL.
+  PythonAgent(const py::object& fn, std::string name, PythonCalls& calls)
+      : m_name(std::move(name)), m_calls(calls) {
+    py::gil_scoped_acquire gil;
+    m_fn = fn;
+  }
+  ~PythonAgent() override {
+    py::gil_scoped_acquire gil;
+    m_fn = py::object();
+  }
+  PythonAgent(const PythonAgent&) = delete;
+  PythonAgent& operator=(const PythonAgent&) = delete;
+
+  std::optional<Move> choose(const S& state, const agents::MoveClock& /*clock*/) override {
+    std::optional<Move> out;
+    m_failure.clear();
+    const bool ran = m_calls.call([&] {
+      const py::object answer = m_fn(State{registry::AnyGame(state)});
+      if (!py::isinstance<py::str>(answer)) {
+        m_failure = fmt::format("returned {} instead of a move as text",
+                                py::repr(answer).cast<std::string>());
+        return;
+      }
+      auto move = state.parse_move(answer.cast<std::string>());
+      if (!move) {
+        m_failure = "illegal move: " + move.error();
+        return;
+      }
+      out = *move;
+    });
+    if (!ran && m_failure.empty()) m_failure = "raised an exception";
+    return out;
+  }
+  [[nodiscard]] std::string name() const override { return m_name; }
+  [[nodiscard]] std::string failure() const override { return m_failure; }
+
+ private:
+  py::object m_fn;
+  std::string m_name;
+  PythonCalls& m_calls;
+  std::string m_failure;
+};
+
+// An agent as Python gives it: a spec or a callable. Specs are checked for
+// the game before anything is played.
+struct AgentArg {
+  std::optional<std::string> spec;
+  py::object fn;
+  std::string name;
+};
+
+AgentArg agent_arg(const py::object& a, const std::string& option) {
+  if (py::isinstance<py::str>(a)) return {a.cast<std::string>(), py::object(), {}};
+  if (!PyCallable_Check(a.ptr())) {
+    throw py::type_error(fmt::format("{}: an agent spec (str) or a callable", option));
+  }
+  std::string name = "python";
+  if (py::hasattr(a, "__name__")) name += ":" + py::str(a.attr("__name__")).cast<std::string>();
+  return {std::nullopt, a, name};
+}
+
+template <class S>
+std::unique_ptr<agents::Agent<S>> make(const AgentArg& a, std::uint64_t seed, PythonCalls& calls,
+                                       const std::string& option) {
+  if (!a.spec) return std::make_unique<PythonAgent<S>>(a.fn, a.name, calls);
+  registry::AgentContext ctx;
+  ctx.seed = seed;
+  auto made = registry::make_agent<S>(*a.spec, ctx);
+  if (!made) throw_bad_input(option + ": " + made.error());
+  return std::move(*made);
+}
+
+// A finished game for Python.
+struct MatchOutput {
+  std::string game;
+  std::string start;
+  std::array<std::string, 2> players;
+  State final_state;
+  int payoff = 0;
+  std::string ending;
+  std::string reason;
+  double seconds = 0.0;
+  std::string json;  // play::to_json, the document of `duel play --json`
+  std::vector<std::string> moves;
+};
+
+template <class S>
+MatchOutput match_output(const play::MatchRecord<S>& rec) {
+  MatchOutput o{rec.game,
+                rec.start,
+                rec.agents,
+                State{registry::AnyGame(rec.final_state)},
+                static_cast<int>(rec.payoff),
+                std::string(play::ending_name(rec.ending)),
+                rec.reason,
+                rec.seconds,
+                play::to_json(rec).dump(),
+                {}};
+  for (const auto& m : rec.moves) o.moves.push_back(m.text);
+  return o;
+}
+
+// CLI::NonNegativeNumber's message (as `duel play` and `duel arena` print it).
+std::string not_negative(const char* option, const std::string& value) {
+  return fmt::format("{}: Value {} not in range {} to {}", option, value, std::to_string(0.0),
+                     std::to_string(std::numeric_limits<double>::max()));
+}
+
+void check_match_options(double timeout, long long max_turns) {
+  if (!(timeout >= 0)) throw_bad_input(not_negative("--timeout", fmt::format("{}", timeout)));
+  if (max_turns < 0) throw_bad_input(not_negative("--max-turns", std::to_string(max_turns)));
+  if (max_turns > std::numeric_limits<int>::max()) {
+    throw_bad_input(fmt::format("--max-turns: {} is too large", max_turns));
+  }
+}
+
+MatchOutput play_game(const py::object& game, const py::object& white, const py::object& black,
+                      const std::optional<std::string>& state_text, double timeout,
+                      long long max_turns, std::uint64_t seed, const py::object& on_move) {
+  check_match_options(timeout, max_turns);
+  if (!on_move.is_none() && !PyCallable_Check(on_move.ptr())) {
+    throw py::type_error("play(): on_move must be a callable or None");
+  }
+  const registry::AnyGame start = [&] {
+    if (py::isinstance<State>(game)) return game.cast<const State&>().state;
+    const Game g =
+        py::isinstance<py::str>(game) ? load_game(game.cast<std::string>()) : game.cast<Game>();
+    if (!state_text) return g.start;
+    return state_from_text(g.start, *state_text).state;
+  }();
+  const AgentArg w = agent_arg(white, "--white");
+  const AgentArg b = agent_arg(black, "--black");
+  PythonCalls calls;
+  std::optional<MatchOutput> out;
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        auto wa = make<S>(w, seed, calls, "--white");
+        auto ba = make<S>(b, seed, calls, "--black");
+        // Player 1 moves first: White in the chess games, Black in checkers
+        // (seed 003), as `duel play` has it.
+        constexpr bool kBlackFirst = requires {
+          S::kBlackMovesFirst;
+        };
+        agents::Agent<S>* first = kBlackFirst ? ba.get() : wa.get();
+        agents::Agent<S>* second = kBlackFirst ? wa.get() : ba.get();
+        play::MatchOptions options{timeout, static_cast<int>(max_turns)};
+        play::MoveObserver<S> observe;
+        if (!on_move.is_none()) {
+          observe = [&](const S& after, const play::MoveRecord<S>& m) {
+            calls.call([&] { on_move(State{registry::AnyGame(after)}, m.text); });
+          };
+        }
+        {
+          py::gil_scoped_release release;
+          auto rec = play::play_match<S>(s, {first, second}, options, observe);
+          // Named as given, as `duel play` names them.
+          const std::string wn = w.spec ? *w.spec : w.name;
+          const std::string bn = b.spec ? *b.spec : b.name;
+          rec.agents =
+              kBlackFirst ? std::array<std::string, 2>{bn, wn} : std::array<std::string, 2>{wn, bn};
+          out = match_output(rec);
+        }
+        // The agents are destroyed here, with the GIL held again.
+      },
+      start);
+  calls.rethrow();
+  return std::move(*out);
+}
+
+// One agent's standing in an arena.
+struct Standing {
+  std::string name;
+  arena::Score result;  // the arena's own tally
+};
+
+// One game of an arena, by agent index.
+struct ArenaGame {
+  std::array<int, 2> players{};  // agent indices: Player 1, Player 2
+  std::string start;
+  int payoff = 0;  // points, Player 1's view
+  std::string ending;
+  std::string reason;
+  int plies = 0;
+};
+
+struct ArenaOutput {
+  std::vector<Standing> standings;  // in the order the agents were given
+  std::vector<ArenaGame> games;     // in the order they finished
+  std::optional<double> elo;        // two agents: the first's Elo difference
+  std::optional<double> elo_margin;
+};
+
+ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& agent_objs,
+                      long long games, std::uint64_t seed, double timeout, long long max_turns,
+                      long long openings, long long concurrency) {
+  check_match_options(timeout, max_turns);
+  if (agent_objs.size() < 2) throw_bad_input("--agent: give at least two agents");
+  if (games < 1 || games > 1'000'000) {
+    throw_bad_input(fmt::format("--games: Value {} not in range 1 to 1000000", games));
+  }
+  if (openings < 0 || openings > 64) {
+    throw_bad_input(fmt::format("--openings: random:plies={} is out of range 0..64", openings));
+  }
+  if (concurrency < 1 || concurrency > 256) {
+    throw_bad_input(fmt::format("--concurrency: Value {} not in range 1 to 256", concurrency));
+  }
+  const registry::AnyGame start = py::isinstance<State>(game) ? game.cast<const State&>().state
+                                  : py::isinstance<py::str>(game)
+                                      ? load_game(game.cast<std::string>()).start
+                                      : game.cast<Game>().start;
+  std::vector<AgentArg> args;
+  for (std::size_t i = 0; i < agent_objs.size(); ++i) {
+    args.push_back(agent_arg(agent_objs[i], "--agent"));
+  }
+  PythonCalls calls;
+  ArenaOutput out;
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        // Every spec is checked (and named) before the first game.
+        for (auto& a : args) {
+          if (a.spec && (*a.spec == "human" || a.spec->rfind("human:", 0) == 0)) {
+            throw_bad_input("--agent: the arena plays programs only");
+          }
+          if (a.spec) {
+            (void)make<S>(a, 0, calls, "--agent");  // ValueError now for a bad spec
+            a.name = *a.spec;
+          }
+          out.standings.push_back(Standing{a.name, arena::Score{}});
+        }
+        const auto slots = arena::schedule(
+            arena::pairings(static_cast<int>(args.size()), arena::Format::RoundRobin),
+            static_cast<int>(games), seed);
+        arena::Openings<S> book;
+        book.random_plies = static_cast<int>(openings);
+        arena::TournamentOptions options;
+        options.games_per_pairing = static_cast<int>(games);
+        options.concurrency = static_cast<int>(concurrency);
+        options.seed = seed;
+        options.match = play::MatchOptions{timeout, static_cast<int>(max_turns)};
+        const arena::AgentFactory<S> factory = [&](int agent, std::uint64_t agent_seed) {
+          return make<S>(args[static_cast<std::size_t>(agent)], agent_seed, calls, "--agent");
+        };
+        py::gil_scoped_release release;
+        arena::run_tournament<S>(
+            s, slots, book, factory, options, [&](const arena::GameResult<S>& r) {
+              const auto& rec = r.record;
+              const auto payoff = static_cast<int>(rec.payoff);
+              out.games.push_back({r.slot.players, r.start.to_text(), payoff,
+                                   std::string(play::ending_name(rec.ending)), rec.reason,
+                                   static_cast<int>(rec.moves.size())});
+              out.standings[static_cast<std::size_t>(r.slot.players[0])].result.add(payoff);
+              out.standings[static_cast<std::size_t>(r.slot.players[1])].result.add(-payoff);
+              return !calls.raised();  // a Python agent raised: no new game
+            });
+      },
+      start);
+  calls.rethrow();
+  if (out.standings.size() == 2) {
+    const auto& a = out.standings[0].result;
+    const auto e = arena::estimate(a.wins, a.draws, a.losses);
+    out.elo = e.elo;
+    out.elo_margin = e.margin;
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_play(py::module_& m) {
+  py::class_<MatchOutput>(m, "MatchResult", "One finished game of duel.play.")
+      .def_readonly("game", &MatchOutput::game, "The game's canonical spec.")
+      .def_readonly("start", &MatchOutput::start, "The start position as text.")
+      .def_readonly("players", &MatchOutput::players,
+                    "The agents' names, Player 1 (who moved first) first.")
+      .def_readonly("moves", &MatchOutput::moves, "The moves played, as text.")
+      .def_readonly("final_state", &MatchOutput::final_state, "The position at the end.")
+      .def_readonly("payoff", &MatchOutput::payoff,
+                    "The result in points from Player 1's view (1 win, -1 loss, 0 draw).")
+      .def_property_readonly(
+          "winner",
+          [](const MatchOutput& o) -> std::optional<int> {
+            if (o.payoff == 0) return std::nullopt;
+            return o.payoff > 0 ? 1 : 2;
+          },
+          "1 or 2, or None for a draw.")
+      .def_readonly("ending", &MatchOutput::ending,
+                    "How it ended: rules, timeout, illegal-move, abandoned, turn-limit.")
+      .def_readonly("reason", &MatchOutput::reason, "Why, in words ('Player 1 wins').")
+      .def_readonly("seconds", &MatchOutput::seconds, "Wall time of the game.")
+      .def(
+          "to_dict",
+          [](const MatchOutput& o) { return py::module_::import("json").attr("loads")(o.json); },
+          "The game record as `duel play --json` writes it (moves with their search\n"
+          "statistics).")
+      .def("__repr__", [](const MatchOutput& o) {
+        return fmt::format("<duel.MatchResult {} vs {}: {}>", o.players[0], o.players[1], o.reason);
+      });
+
+  m.def(
+      "play", &play_game, py::arg("game"), py::arg("white"), py::arg("black"), py::kw_only(),
+      py::arg("state") = py::none(), py::arg("timeout") = 0.0, py::arg("max_turns") = 0,
+      py::arg("seed") = 0, py::arg("on_move") = py::none(),
+      "Plays one game, refereed as `duel play` does, and returns a MatchResult.\n\n"
+      "game: a Game, a spec, or a State to start from. white, black: agent specs as the\n"
+      "CLI's --white/--black ('engine:time=0.1', 'alphabeta:depth=4,eval=e1', 'random:seed=7',\n"
+      "...; in checkers Black moves first) or a callable f(state) -> move text. A callable's\n"
+      "illegal move (or non-text answer) loses the game; its exception stops the game and\n"
+      "propagates. state: start from this position's text. timeout: seconds a move (0 =\n"
+      "none); over it loses. max_turns: a draw after this many turns (0 = none). seed: mixed\n"
+      "into every agent's randomness. on_move: called as on_move(state, move) after each move.\n\n"
+      "The GIL is released while spec agents think. Bad specs raise ValueError with the\n"
+      "CLI's message.");
+
+  py::class_<Standing>(m, "Standing", "One agent's results in duel.arena.")
+      .def_readonly("name", &Standing::name, "The agent's spec or python:NAME.")
+      .def_property_readonly(
+          "wins", [](const Standing& st) { return st.result.wins; }, "Games won.")
+      .def_property_readonly(
+          "draws", [](const Standing& st) { return st.result.draws; }, "Games drawn.")
+      .def_property_readonly(
+          "losses", [](const Standing& st) { return st.result.losses; }, "Games lost.")
+      .def_property_readonly(
+          "games", [](const Standing& st) { return st.result.games(); }, "Games played.")
+      .def_property_readonly(
+          "score", [](const Standing& st) { return st.result.score(); },
+          "(wins + draws / 2) / games.")
+      .def("__repr__", [](const Standing& st) {
+        return fmt::format("<duel.Standing {} +{} ={} -{}>", st.name, st.result.wins,
+                           st.result.draws, st.result.losses);
+      });
+  py::class_<ArenaGame>(m, "ArenaGame", "One game of duel.arena.")
+      .def_readonly("players", &ArenaGame::players,
+                    "Indices into the agents given: Player 1's, Player 2's.")
+      .def_readonly("start", &ArenaGame::start, "The start position as text.")
+      .def_readonly("payoff", &ArenaGame::payoff, "Points from Player 1's view.")
+      .def_readonly("ending", &ArenaGame::ending, "How it ended (as MatchResult.ending).")
+      .def_readonly("reason", &ArenaGame::reason, "Why, in words.")
+      .def_readonly("plies", &ArenaGame::plies, "Moves played.");
+  py::class_<ArenaOutput>(m, "ArenaResult", "The outcome of duel.arena.")
+      .def_readonly("standings", &ArenaOutput::standings,
+                    "One Standing per agent, in the order given.")
+      .def_readonly("games", &ArenaOutput::games, "Every game, in the order they finished.")
+      .def_readonly("elo", &ArenaOutput::elo,
+                    "Two agents: the first's Elo difference over the second (None when one\n"
+                    "scored everything).")
+      .def_readonly("elo_margin", &ArenaOutput::elo_margin,
+                    "Its 95% margin, as `duel arena` prints it; None when unbounded.");
+
+  m.def("arena", &run_arena, py::arg("game"), py::arg("agents"), py::kw_only(),
+        py::arg("games") = 10, py::arg("seed") = 0, py::arg("timeout") = 0.0,
+        py::arg("max_turns") = 0, py::arg("openings") = 0, py::arg("concurrency") = 1,
+        "Plays a round-robin between `agents` (specs or callables, as in play), `games`\n"
+        "games a pairing with colours alternating, and returns an ArenaResult.\n\n"
+        "openings: random plies before each pair of games (both colours get each one).\n"
+        "concurrency: games at once, on threads (Python agents take turns with the GIL).\n"
+        "seed, timeout, max_turns: as in play. An exception in a Python agent stops the\n"
+        "arena (games already running finish) and propagates.");
+}
+
+}  // namespace duel::python

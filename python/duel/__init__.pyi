@@ -1,0 +1,381 @@
+"""Type stubs for the package `duel` (the extension duel._duel re-exported).
+
+Kept by hand next to python/bindings/*.cpp; tests/python/test_stubs.py checks
+that both name the same classes, functions and attributes.
+"""
+
+from typing import Callable, Optional, Sequence, Union
+
+__version__: str
+
+class GameInfo:
+    """One game Duel plays: its name, an example spec, a summary."""
+
+    @property
+    def name(self) -> str:
+        """The game's name, the first part of a spec."""
+    @property
+    def example(self) -> str:
+        """An example spec for duel.load."""
+    @property
+    def about(self) -> str:
+        """What the game is, in one line."""
+    @property
+    def heuristics(self) -> list[str]:
+        """Names of the game's heuristics for search(eval=...), default first."""
+
+def games() -> list[GameInfo]:
+    """Every game Duel plays, as `duel games` lists them."""
+
+def load(spec: str) -> Game:
+    """The game of a spec such as 'nqueens:n=8,variant=2', 'kcell:n=3,k=15', 'gardner',
+    'gardner-cs3243', 'minichess-comp472' or 'checkers'.
+
+    Raises ValueError with the CLI's message when the spec is bad.
+    """
+
+class Game:
+    """A game: the rules of one spec and its start position. Made by duel.load."""
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec, every option spelled out (load(spec) gives the same game)."""
+    @property
+    def name(self) -> str:
+        """The game's name, e.g. 'nqueens'."""
+    @property
+    def heuristics(self) -> list[str]:
+        """Names of the heuristics search(eval=...) accepts here, the default first."""
+    def initial_state(self) -> State:
+        """The start position (Player 1 to move)."""
+    def from_text(self, text: str) -> State:
+        """The position written as `text` (the form of State.text: FEN for the chess games).
+
+        Raises ValueError with the CLI's --state message when it is not one.
+        """
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class State:
+    """A position of a game, with the AIMA interface: to_move, actions(), result(a),
+    is_terminal(), utility(). States are values: result() returns a new one."""
+
+    @property
+    def to_move(self) -> int:
+        """The player to move: 1 (moves first; MAX; in checkers Black) or 2."""
+    def actions(self) -> list[str]:
+        """The legal moves as text, in the game's notation (UCI for the chess games); empty
+        when the game is over."""
+    def result(self, action: str) -> State:
+        """The state after `action`, a move as text (any form the game reads: an element
+        of actions(), or e.g. 'B2 B3' in COMP 472 chess).
+
+        Raises ValueError with the CLI's message when it is not a legal move.
+        """
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+    def utility(self) -> int:
+        """The payoff of a terminal state in points from Player 1's view: 1 win, -1 loss,
+        0 draw (N-Queens 1b: +-k). Raises ValueError before the end."""
+    @property
+    def key(self) -> int:
+        """The position's 64-bit hash as the search uses it (equal for positions that play
+        the same, e.g. N-Queens' symmetric boards)."""
+    @property
+    def text(self) -> str:
+        """The position in one line (FEN for the chess games), as `duel search --fen` reads it."""
+    @property
+    def fen(self) -> str:
+        """The same as text."""
+    def from_text(self, text: str) -> State:
+        """A position of the same game from its text (see Game.from_text)."""
+    @property
+    def spec(self) -> str:
+        """The game's canonical spec."""
+    @property
+    def game(self) -> Game:
+        """The game this position belongs to."""
+    def render(self) -> str:
+        """The board as `duel play` shows it (several lines); str(state) is the same."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class SearchProgress:
+    """What a search's progress callback receives: after each engine iteration (depth set)
+    and about every million nodes (depth None)."""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched so far."""
+    @property
+    def seconds(self) -> float:
+        """Seconds since the search started."""
+    @property
+    def depth(self) -> Optional[int]:
+        """The depth of the iteration just completed; None on a node-count tick."""
+    @property
+    def value(self) -> Optional[float]:
+        """The iteration's value in points, Player 1's view; None on a tick."""
+    @property
+    def exact(self) -> bool:
+        """The iteration's value is proven."""
+    @property
+    def pv(self) -> list[str]:
+        """The iteration's principal variation as moves."""
+
+class SearchResult:
+    """The answer of duel.search and its statistics (those of
+    `duel search --json`; to_dict() gives them under the same keys)."""
+
+    @property
+    def move(self) -> Optional[str]:
+        """The best move as text; None only when the position is terminal."""
+    @property
+    def value(self) -> float:
+        """The value in points from Player 1's view: a proven payoff as a whole number,
+        an estimate as a fraction (the CLI's `value`)."""
+    @property
+    def raw_value(self) -> int:
+        """The value on the search's integer scale (100000 a point; a proven win
+        in p plies is 100000 - p)."""
+    @property
+    def value_text(self) -> str:
+        """The value as `duel search` prints it ('1', '-0.30')."""
+    @property
+    def plies_to_end(self) -> Optional[int]:
+        """For a proven win or loss, the plies to the end of the game along the best line;
+        else (an estimate, a draw) None."""
+    @property
+    def exact(self) -> bool:
+        """The value is the game-theoretic value."""
+    @property
+    def complete(self) -> bool:
+        """False when the time limit (or a progress callback) stopped the search."""
+    @property
+    def depth(self) -> int:
+        """The deepest full iteration (engine) or the cut-off depth used."""
+    @property
+    def pv(self) -> list[str]:
+        """The principal variation as moves, from the root."""
+    @property
+    def nodes(self) -> int:
+        """Nodes visited."""
+    @property
+    def nodes_by_depth(self) -> list[int]:
+        """Nodes visited at each depth, the root at index 0."""
+    @property
+    def interior(self) -> int:
+        """Nodes whose children were searched."""
+    @property
+    def leaves(self) -> int:
+        """Terminal, cut-off and table-answered nodes."""
+    @property
+    def evaluations(self) -> int:
+        """Heuristic calls."""
+    @property
+    def branching_factor(self) -> float:
+        """Average children searched per interior node."""
+    @property
+    def cutoffs(self) -> int:
+        """Beta cut-offs."""
+    @property
+    def first_move_cutoffs(self) -> int:
+        """Beta cut-offs made by the first move searched."""
+    @property
+    def tt_probes(self) -> int:
+        """Transposition-table probes (engine)."""
+    @property
+    def tt_hits(self) -> int:
+        """Transposition-table hits (engine)."""
+    @property
+    def seconds(self) -> float:
+        """Wall time of the search."""
+    @property
+    def algo(self) -> str:
+        """The algorithm: minimax, alphabeta or engine."""
+    @property
+    def eval(self) -> str:
+        """The heuristic used at the cut-off."""
+    @property
+    def game(self) -> str:
+        """The game's canonical spec."""
+    @property
+    def state(self) -> str:
+        """The searched position as text."""
+    def to_dict(self) -> dict[str, object]:
+        """The result as a dict with the keys of `duel search --json` (plus eval, tt_probes,
+        evaluations)."""
+
+def search(
+    state: State,
+    *,
+    depth: int = 0,
+    time: float = 0.0,
+    algo: str = "engine",
+    eval: Optional[str] = None,
+    seed: int = 0,
+    hash: int = 256,
+    ordering: bool = True,
+    progress: Optional[Callable[[SearchProgress], object]] = None,
+) -> SearchResult:
+    """Searches `state` as `duel search` does and returns a SearchResult.
+
+    depth: plies (0 = to the end of the game); time: seconds (0 = none). With neither the
+    engine solves the position. algo: 'minimax', 'alphabeta' or 'engine'. eval: a heuristic
+    of the game (Game.heuristics; None = the default). seed: for random heuristics.
+    hash: the engine's transposition table in MB. ordering: False searches moves in
+    generation order (the CLI's --no-ordering).
+
+    progress: None or a callable taking a SearchProgress, called with the GIL held after
+    each engine iteration and about every million nodes. If it raises, the search stops
+    and the exception propagates from search().
+
+    The GIL is released while searching. Bad arguments raise ValueError with the CLI's
+    message.
+    """
+
+# An agent: a spec of the CLI's grammar or a function from a state to a move.
+Agent = Union[str, Callable[[State], str]]
+
+class MatchResult:
+    """One finished game of duel.play."""
+
+    @property
+    def game(self) -> str:
+        """The game's canonical spec."""
+    @property
+    def start(self) -> str:
+        """The start position as text."""
+    @property
+    def players(self) -> list[str]:
+        """The agents' names, Player 1 (who moved first) first."""
+    @property
+    def moves(self) -> list[str]:
+        """The moves played, as text."""
+    @property
+    def final_state(self) -> State:
+        """The position at the end."""
+    @property
+    def payoff(self) -> int:
+        """The result in points from Player 1's view (1 win, -1 loss, 0 draw)."""
+    @property
+    def winner(self) -> Optional[int]:
+        """1 or 2, or None for a draw."""
+    @property
+    def ending(self) -> str:
+        """How it ended: rules, timeout, illegal-move, abandoned, turn-limit."""
+    @property
+    def reason(self) -> str:
+        """Why, in words ('Player 1 wins')."""
+    @property
+    def seconds(self) -> float:
+        """Wall time of the game."""
+    def to_dict(self) -> dict[str, object]:
+        """The game record as `duel play --json` writes it (moves with their search
+        statistics)."""
+
+def play(
+    game: Union[Game, State, str],
+    white: Agent,
+    black: Agent,
+    *,
+    state: Optional[str] = None,
+    timeout: float = 0.0,
+    max_turns: int = 0,
+    seed: int = 0,
+    on_move: Optional[Callable[[State, str], object]] = None,
+) -> MatchResult:
+    """Plays one game, refereed as `duel play` does, and returns a MatchResult.
+
+    game: a Game, a spec, or a State to start from. white, black: agent specs as the
+    CLI's --white/--black ('engine:time=0.1', 'alphabeta:depth=4,eval=e1', 'random:seed=7',
+    ...; in checkers Black moves first) or a callable f(state) -> move text. A callable's
+    illegal move (or non-text answer) loses the game; its exception stops the game and
+    propagates. state: start from this position's text. timeout: seconds a move (0 =
+    none); over it loses. max_turns: a draw after this many turns (0 = none). seed: mixed
+    into every agent's randomness. on_move: called as on_move(state, move) after each move.
+
+    The GIL is released while spec agents think. Bad specs raise ValueError with the
+    CLI's message.
+    """
+
+class Standing:
+    """One agent's results in duel.arena."""
+
+    @property
+    def name(self) -> str:
+        """The agent's spec or python:NAME."""
+    @property
+    def wins(self) -> int:
+        """Games won."""
+    @property
+    def draws(self) -> int:
+        """Games drawn."""
+    @property
+    def losses(self) -> int:
+        """Games lost."""
+    @property
+    def games(self) -> int:
+        """Games played."""
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games."""
+
+class ArenaGame:
+    """One game of duel.arena."""
+
+    @property
+    def players(self) -> list[int]:
+        """Indices into the agents given: Player 1's, Player 2's."""
+    @property
+    def start(self) -> str:
+        """The start position as text."""
+    @property
+    def payoff(self) -> int:
+        """Points from Player 1's view."""
+    @property
+    def ending(self) -> str:
+        """How it ended (as MatchResult.ending)."""
+    @property
+    def reason(self) -> str:
+        """Why, in words."""
+    @property
+    def plies(self) -> int:
+        """Moves played."""
+
+class ArenaResult:
+    """The outcome of duel.arena."""
+
+    @property
+    def standings(self) -> list[Standing]:
+        """One Standing per agent, in the order given."""
+    @property
+    def games(self) -> list[ArenaGame]:
+        """Every game, in the order they finished."""
+    @property
+    def elo(self) -> Optional[float]:
+        """Two agents: the first's Elo difference over the second (None when one
+        scored everything)."""
+    @property
+    def elo_margin(self) -> Optional[float]:
+        """Its 95% margin, as `duel arena` prints it; None when unbounded."""
+
+def arena(
+    game: Union[Game, State, str],
+    agents: Sequence[Agent],
+    *,
+    games: int = 10,
+    seed: int = 0,
+    timeout: float = 0.0,
+    max_turns: int = 0,
+    openings: int = 0,
+    concurrency: int = 1,
+) -> ArenaResult:
+    """Plays a round-robin between `agents` (specs or callables, as in play), `games`
+    games a pairing with colours alternating, and returns an ArenaResult.
+
+    openings: random plies before each pair of games (both colours get each one).
+    concurrency: games at once, on threads (Python agents take turns with the GIL).
+    seed, timeout, max_turns: as in play. An exception in a Python agent stops the
+    arena (games already running finish) and propagates.
+    """

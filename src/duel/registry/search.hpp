@@ -1,0 +1,92 @@
+#pragma once
+// Runs one named search algorithm on a state: the core that `duel search`,
+// `solve`, `table`, `bench` and the Python module's `duel.search` share, so
+// the same request gives the same search and the same error text.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "duel/core/result.hpp"
+#include "duel/games/game.hpp"
+#include "duel/search/engine.hpp"
+#include "duel/search/plain.hpp"
+
+namespace duel::registry {
+
+struct AlgoRequest {
+  std::string algo = "engine";  // minimax | alphabeta | engine
+  int depth = 0;                // cut-off / depth limit; 0 = to the end
+  double time = 0.0;            // seconds; 0 = none
+  std::string eval;             // heuristic name; empty = the game's default
+  std::size_t hash_mb = 256;
+  std::uint64_t seed = 0;
+  bool ordering = true;                     // engine: killers, history and the game's move hints
+  const std::atomic<bool>* stop = nullptr;  // set by another thread to stop early
+  std::function<void(std::uint64_t, double)> progress;  // about every 2^20 nodes
+  // Engine: after each finished iteration, with the principal variation as
+  // move text.
+  std::function<void(const search::SearchInfo&)> on_iteration;
+};
+
+inline Result<AlgoRequest> check_algo(AlgoRequest r) {
+  if (r.algo != "minimax" && r.algo != "alphabeta" && r.algo != "engine") {
+    return fail(fmt::format("unknown algorithm '{}' (known: minimax, alphabeta, engine)", r.algo));
+  }
+  return r;
+}
+
+template <games::PlayableGame S>
+Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
+                                                             const AlgoRequest& req) {
+  using R = search::SearchResult<typename S::Move>;
+  std::optional<R> out;
+  const std::string eval = req.eval.empty() ? std::string(games::default_heuristic<S>()) : req.eval;
+  search::Limits limits;
+  limits.time = req.time;
+  limits.stop = req.stop;
+  limits.progress = req.progress;
+  const bool found = games::with_heuristic<S>(eval, req.seed, [&](auto h) {
+    if (req.algo == "engine") {
+      search::EngineOptions options;
+      options.hash_mb = req.hash_mb;
+      options.ordering = req.ordering;
+      // With no limit at all the engine is a solver: start at full depth.
+      if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
+      // A limited search is timed (benchmarks): no page faults inside it.
+      options.prefault = req.depth > 0 || req.time > 0;
+      search::Engine<S, decltype(h)> engine(h, options);
+      limits.depth = req.depth;
+      typename decltype(engine)::InfoFn info;
+      if (req.on_iteration) {
+        info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
+          search::SearchInfo with_pv = i;
+          S s = state;
+          for (const auto& m : pv) {
+            with_pv.pv.push_back(s.move_text(m));
+            s = s.result(m);
+          }
+          req.on_iteration(with_pv);
+        };
+      }
+      out = engine.search(state, limits, info);
+    } else if (req.algo == "alphabeta") {
+      out = search::alphabeta(state, req.depth, h, limits);
+    } else {
+      out = search::minimax(state, req.depth, h, limits);
+    }
+  });
+  if (!found) {
+    return fail(fmt::format("unknown eval '{}' for {} (known: {})", eval, S::kName,
+                            games::heuristic_names<S>()));
+  }
+  return std::move(*out);
+}
+
+}  // namespace duel::registry

@@ -1,0 +1,89 @@
+"""``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--json]``:
+the hand-out's grading of a student's ``studentAgent`` (duel.cs3243.grader).
+
+Prints the rubric table (win-or-draw rate against each of the five opponents,
+pass/fail against the hand-out's bar, marks out of 10) and the reason of every
+game lost; ``--json`` prints the whole run as JSON instead. Exit status 0 once
+graded (whatever the marks), 2 with a one-line message for bad input (a
+missing file, a file without studentAgent, a bad option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import List, NoReturn, Optional
+
+from . import TIME_LIMIT
+from .grader import OPPONENTS, GameRecord, StudentFileError, grade_file
+
+PROG = "python3 -m duel.cs3243"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the package's one-line errors: 'duel.cs3243: message', status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Prints the message on one line and exits with status 2."""
+        self.exit(2, f"duel.cs3243: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line."""
+    p = _Parser(prog=PROG, description="Seed 000 (NUS CS3243 Project 3) tools.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    g = sub.add_parser(
+        "grade",
+        help="grade a file defining studentAgent(gameboard)",
+        description=(
+            "Plays the file's studentAgent (as White) against the hand-out's five opponents "
+            f"({', '.join(o.spec for o in OPPONENTS)}) and prints the rubric's marks out of 10."
+        ),
+    )
+    g.add_argument("file", help="a Python file defining studentAgent(gameboard), e.g. AB.py")
+    g.add_argument("--games", type=int, default=10, metavar="N",
+                   help="games against each opponent (default 10, the hand-out's)")
+    g.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed for the opponents and Python's random (default 0)")
+    g.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
+                   help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
+    g.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
+                   help="play only this opponent (repeatable; default all five)")
+    g.add_argument("--json", action="store_true", help="print the result as JSON")
+    g.add_argument("-v", "--verbose", action="store_true",
+                   help="each game's outcome on stderr as it ends")
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Runs the command line `argv` (default sys.argv[1:]); returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
+    if not args.time_limit >= 0:
+        parser.error(f"--time-limit must be 0 or more seconds, not {args.time_limit:g}")
+    opponents = [o for o in OPPONENTS if not args.opponent or o.spec in args.opponent]
+
+    def progress(record: GameRecord) -> None:
+        if args.verbose:
+            print(f"{record.opponent} game {record.index + 1}: {record.outcome}"
+                  f" ({len(record.moves)} plies, {record.student_seconds:.1f} s): {record.reason}",
+                  file=sys.stderr, flush=True)
+
+    try:
+        result = grade_file(args.file, games=args.games, seed=args.seed,
+                            time_limit=args.time_limit, opponents=opponents, on_game=progress)
+    except StudentFileError as e:
+        parser.error(str(e))
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

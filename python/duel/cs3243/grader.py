@@ -1,0 +1,459 @@
+"""The hand-out's grading of ``studentAgent`` (seed 000, NUS CS3243 Project 3):
+a student's file against the five reference opponents, 10 games each, and
+the rubric's marks out of 10.
+
+``python3 -m duel.cs3243 grade AB.py`` runs it from the command line
+(``duel/cs3243/__main__.py``); ``grade_file`` and ``grade_agent`` from Python.
+
+How a game goes (the choices where the hand-out is silent are marked):
+
+- The student's agent plays White in every game: the hand-out's
+  ``studentAgent(gameboard)`` is told no side and its sample answer moves
+  "your White Queen", so White is the student's side. White moves first.
+- The opponent is Duel's agent spec of the same name (RULES.md §1b's
+  reference opponents: ``first``, ``random``, ``greedy``, ``smart``,
+  ``minimax4``), refereed by ``duel.play`` under the gardner-cs3243 rules.
+- Each move, the student's function gets a fresh gameboard dict and must
+  return ``((x1, y1), (x2, y2))`` naming a move in the position's actions
+  (pseudo-legal moves; one that leaves its own king attacked is playable
+  and loses by the rules). An exception, an answer of another form, a move
+  that is not legal, or an answer after the time limit loses the game; the
+  reason says which.
+- The time limit is per move, ``TIME_LIMIT`` (1 s) by default: the hand-out
+  names no per-move figure (its CodePost limit is 30 s for a whole
+  submission, and local grading compares times with "our solution's
+  benchmark" plus buffers), so RULES.md §1b's "within a second a move"
+  stands in. A call still running after ``HANG_SECONDS`` is abandoned: that
+  game and the rest are lost (Python cannot stop a running function).
+- Whatever the student's code prints is swallowed, as the hand-out's
+  autograder "disabled any printing".
+- Seeds: game ``i`` (from 0) against an opponent is played with
+  ``duel.play(seed=seed * 1000 + i)`` and Python's ``random`` seeded the
+  same way before it, so a run with the same ``--seed`` is the same run
+  (up to the student's and the engine's timing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib.util
+import io
+import pathlib
+import random
+import threading
+import time
+import traceback
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import duel
+
+from . import COLOURS, GAME_SPEC, TIME_LIMIT, state_to_gameboard, tuple_to_move
+
+__all__ = [
+    "HANG_SECONDS",
+    "OPPONENTS",
+    "GameRecord",
+    "GradeResult",
+    "Opponent",
+    "OpponentResult",
+    "StudentFileError",
+    "grade_agent",
+    "grade_file",
+    "load_student",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Opponent:
+    """One test case of the hand-out's rubric."""
+
+    spec: str
+    """Duel's agent spec (README's agent table)."""
+    name: str
+    """The hand-out's name for it."""
+    needed: float
+    """The win-or-draw rate for full credit (0..1)."""
+    marks: int
+    """Marks for full credit."""
+
+
+# The hand-out's "Grading Rubrics (Total: 10 marks)": winning or drawing
+# against the Dummy Agent 100% of the time (1m), the Random Agent 100% (1m),
+# the Greedy Agent 90% (2m), the Smart Agent 90% (2m), the Minimax Agent 80%
+# (4m); "Partial credits will be given and scaled proportionally based on
+# your Agent's performance"; "your agent will play against each different
+# agent for 10 iterations".
+OPPONENTS: Tuple[Opponent, ...] = (
+    Opponent("first", "Dummy", 1.0, 1),
+    Opponent("random", "Random", 1.0, 1),
+    Opponent("greedy", "Greedy", 0.9, 2),
+    Opponent("smart", "Smart", 0.9, 2),
+    Opponent("minimax4", "Minimax", 0.8, 4),
+)
+
+#: Seconds after which a call to the student's function that has not returned
+#: is abandoned (the grader goes on; that game and the later ones are lost).
+HANG_SECONDS = 30.0
+
+
+class StudentFileError(ValueError):
+    """The student's file cannot be graded: missing, not a file, or no callable
+    studentAgent. (An exception while importing it is graded instead: every game
+    lost.)"""
+
+
+@dataclasses.dataclass
+class GameRecord:
+    """One graded game."""
+
+    opponent: str
+    """The opponent's spec."""
+    index: int
+    """The game's number against this opponent, from 0."""
+    outcome: str
+    """'win', 'draw' or 'loss', the student's view."""
+    reason: str
+    """Why the game ended, in words."""
+    moves: List[str]
+    """The moves played, UCI, White's first."""
+    student_seconds: float
+    """The student's total thinking time."""
+    slowest_move: float
+    """The student's longest move, seconds."""
+
+    def to_dict(self) -> Dict[str, object]:
+        """The record as a JSON-ready dict."""
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class OpponentResult:
+    """The games against one opponent and their marks."""
+
+    opponent: Opponent
+    """The test case."""
+    games: List[GameRecord]
+    """The games, in order."""
+
+    @property
+    def wins(self) -> int:
+        """Games won."""
+        return sum(g.outcome == "win" for g in self.games)
+
+    @property
+    def draws(self) -> int:
+        """Games drawn."""
+        return sum(g.outcome == "draw" for g in self.games)
+
+    @property
+    def losses(self) -> int:
+        """Games lost."""
+        return sum(g.outcome == "loss" for g in self.games)
+
+    @property
+    def rate(self) -> float:
+        """The win-or-draw rate, 0..1 (0 with no games)."""
+        return (self.wins + self.draws) / len(self.games) if self.games else 0.0
+
+    @property
+    def passed(self) -> bool:
+        """The rate reaches the hand-out's bar for full credit."""
+        return bool(self.games) and self.rate >= self.opponent.needed - 1e-9
+
+    @property
+    def marks(self) -> float:
+        """Full marks at the bar; below it scaled in proportion (rate / bar), rounded to
+        hundredths (the hand-out: "scaled proportionally based on your Agent's
+        performance")."""
+        if self.passed:
+            return float(self.opponent.marks)
+        return round(self.opponent.marks * self.rate / self.opponent.needed, 2)
+
+    def to_dict(self) -> Dict[str, object]:
+        """The result as a JSON-ready dict."""
+        return {
+            "opponent": self.opponent.spec,
+            "name": self.opponent.name,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "rate": self.rate,
+            "needed": self.opponent.needed,
+            "passed": self.passed,
+            "marks": self.marks,
+            "max_marks": self.opponent.marks,
+            "games": [g.to_dict() for g in self.games],
+        }
+
+
+@dataclasses.dataclass
+class GradeResult:
+    """A whole grading run."""
+
+    student: str
+    """The graded file (or the function's name)."""
+    games_per_opponent: int
+    """Games against each opponent."""
+    time_limit: float
+    """Seconds a move."""
+    seed: int
+    """The run's seed."""
+    results: List[OpponentResult]
+    """One per opponent, in the rubric's order."""
+
+    @property
+    def marks(self) -> float:
+        """The total, out of max_marks."""
+        return round(sum(r.marks for r in self.results), 2)
+
+    @property
+    def max_marks(self) -> int:
+        """The rubric's total for the opponents played (10 for all five)."""
+        return sum(r.opponent.marks for r in self.results)
+
+    def to_dict(self) -> Dict[str, object]:
+        """The run as a JSON-ready dict (what ``grade --json`` prints)."""
+        return {
+            "student": self.student,
+            "game": GAME_SPEC,
+            "games_per_opponent": self.games_per_opponent,
+            "time_limit": self.time_limit,
+            "seed": self.seed,
+            "marks": self.marks,
+            "max_marks": self.max_marks,
+            "opponents": [r.to_dict() for r in self.results],
+        }
+
+    def table(self) -> str:
+        """The rubric table as the grade command prints it (several lines)."""
+        lines = [
+            f"CS3243 Project 3 (seed 000): {self.student}",
+            f"{self.games_per_opponent} games per opponent, student plays White,"
+            f" {self.time_limit:g} s a move, seed {self.seed}",
+            "",
+            f"{'opponent':<10} {'agent':<8} {'W':>3} {'D':>3} {'L':>3}  {'win-or-draw':>11}"
+            f"  {'needed':>6}  {'result':<6}  {'marks':>5}",
+        ]
+        for r in self.results:
+            lines.append(
+                f"{r.opponent.spec:<10} {r.opponent.name:<8} {r.wins:>3} {r.draws:>3}"
+                f" {r.losses:>3}  {r.rate:>11.0%}  {r.opponent.needed:>6.0%}"
+                f"  {'pass' if r.passed else 'FAIL':<6}  {r.marks:>5.2f}/{r.opponent.marks}"
+            )
+        lines.append(f"{'total':<59}{self.marks:>5.2f}/{self.max_marks}")
+        lost = [(r.opponent.spec, g) for r in self.results for g in r.games if g.outcome == "loss"]
+        if lost:
+            lines += ["", "Games lost:"]
+            for spec, g in lost:
+                lines.append(f"  {spec} game {g.index + 1} ({len(g.moves)} plies): {g.reason}")
+        return "\n".join(lines)
+
+
+def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., object]], str]:
+    """Imports the student's file and returns (studentAgent, "") or, when importing it
+    raised, (None, the error in one line).
+
+    Raises StudentFileError (a ValueError) when the file is missing or defines no
+    callable studentAgent.
+    """
+    p = pathlib.Path(path)
+    if not p.exists():
+        raise StudentFileError(f"{p}: no such file")
+    if not p.is_file():
+        raise StudentFileError(f"{p}: not a file")
+    name = f"_duel_cs3243_student_{abs(hash(str(p.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, p)
+    if spec is None or spec.loader is None:
+        raise StudentFileError(f"{p}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sink = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            spec.loader.exec_module(module)
+    except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        return None, f"importing {p.name} raised {_exception_text(e, p)}"
+    agent = getattr(module, "studentAgent", None)
+    if agent is None:
+        raise StudentFileError(f"{p}: defines no studentAgent(gameboard)")
+    if not callable(agent):
+        raise StudentFileError(f"{p}: studentAgent is not a function")
+    return agent, ""
+
+
+def _exception_text(e: BaseException, path: Optional[pathlib.Path] = None) -> str:
+    """'ValueError: message (AB.py line 12)' in one line: the last frame in the
+    student's file, when there is one."""
+    message = " ".join(str(e).split())
+    text = type(e).__name__ + (f": {message}" if message else "")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    frames = traceback.extract_tb(e.__traceback__)
+    if path is not None:
+        resolved = str(path.resolve())
+        frames = [f for f in frames if f.filename == resolved or f.filename == str(path)]
+    if frames:
+        text += f" ({pathlib.Path(frames[-1].filename).name} line {frames[-1].lineno})"
+    return text
+
+
+class _Student:
+    """The student's function as a duel.play agent: gameboard in, tuple out, every
+    failure turned into a recorded reason and a lost game."""
+
+    def __init__(self, agent: Callable[..., object], path: Optional[pathlib.Path],
+                 time_limit: float, hang: float) -> None:
+        self.agent = agent
+        self.path = path
+        self.time_limit = time_limit
+        self.hang = hang
+        self.hung = ""  # set once a call never returned: every later game is lost
+        self.reason = ""
+        self.seconds = 0.0
+        self.slowest = 0.0
+
+    def new_game(self) -> None:
+        """Forgets the previous game's failure and times."""
+        self.reason, self.seconds, self.slowest = "", 0.0, 0.0
+
+    def _call(self, board: Dict[Tuple[str, int], Tuple[str, str]]) -> Tuple[object, Optional[BaseException], bool]:
+        """Calls the student's function on a thread: (answer, exception, returned)."""
+        out: List[object] = [None, None]
+
+        def run() -> None:
+            sink = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                    out[0] = self.agent(board)
+            except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+                out[1] = e
+
+        t = threading.Thread(target=run, name="studentAgent", daemon=True)
+        t.start()
+        t.join(self.hang)
+        exc = out[1] if isinstance(out[1], BaseException) else None
+        return out[0], exc, not t.is_alive()
+
+    def __call__(self, state: duel.State) -> Optional[str]:
+        if self.hung:
+            self.reason = self.hung
+            return None
+        board = state_to_gameboard(state)
+        start = time.perf_counter()
+        answer, exc, returned = self._call(board)
+        took = time.perf_counter() - start
+        self.seconds += took
+        self.slowest = max(self.slowest, took)
+        if not returned:
+            self.hung = f"an earlier call to studentAgent never returned (over {self.hang:g} s)"
+            self.reason = f"studentAgent did not return within {self.hang:g} s (abandoned)"
+            return None
+        if exc is not None:
+            self.reason = f"studentAgent raised {_exception_text(exc, self.path)}"
+            return None
+        if self.time_limit > 0 and took > self.time_limit:
+            self.reason = f"studentAgent took {took:.2f} s, over the {self.time_limit:g} s limit"
+            return None
+        try:
+            move = tuple_to_move(answer)
+        except ValueError as e:
+            self.reason = f"studentAgent returned garbage: {e}"
+            return None
+        if move not in state.actions():
+            try:
+                state.result(move)
+                why = "not a move here"
+            except ValueError as e:
+                why = str(e)
+            self.reason = f"studentAgent returned {answer!r}, an illegal move: {why}"
+            return None
+        return move
+
+
+def _rules_reason(match: duel.MatchResult) -> str:
+    """Why a game ended by the rules, in the hand-out's words (RULES.md §1b)."""
+    final = match.final_state
+    clock = int(final.text.split()[4])
+    if match.winner is None:
+        if clock >= 50:
+            return f"draw: {clock} plies without a change in the number of pieces"
+        return "draw: the side to move has no move at all"
+    loser = COLOURS[2 - match.winner]
+    winner = COLOURS[match.winner - 1]
+    if final.to_move == 3 - match.winner:
+        why = f"{loser} has no move that keeps its king safe (checkmate or out of valid moves)"
+    else:
+        why = f"{loser}'s move left its own king attacked (king capture)"
+    return f"{winner} wins: {why}"
+
+
+def grade_agent(
+    agent: Callable[..., object],
+    *,
+    games: int = 10,
+    seed: int = 0,
+    time_limit: float = TIME_LIMIT,
+    opponents: Sequence[Opponent] = OPPONENTS,
+    name: Optional[str] = None,
+    path: Optional[pathlib.Path] = None,
+    import_error: str = "",
+    hang: float = HANG_SECONDS,
+    on_game: Optional[Callable[[GameRecord], object]] = None,
+) -> GradeResult:
+    """Grades a function studentAgent(gameboard) -> ((x1, y1), (x2, y2)): `games` games
+    as White against each of `opponents`, `time_limit` seconds a move (0 = none).
+
+    import_error: when not empty, every game is lost with it as the reason (a file that
+    could not be imported). on_game: called with each GameRecord as it finishes.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if time_limit < 0:
+        raise ValueError(f"the time limit must be 0 or more seconds, not {time_limit:g}")
+    student = _Student(agent, path, time_limit, hang)
+    student.__name__ = "studentAgent"  # type: ignore[attr-defined]  # duel.play's name for it
+    results = []
+    for opp in opponents:
+        records: List[GameRecord] = []
+        for i in range(games):
+            game_seed = seed * 1000 + i
+            if import_error:
+                record = GameRecord(opp.spec, i, "loss", import_error, [], 0.0, 0.0)
+            else:
+                student.new_game()
+                random.seed(game_seed)
+                match = duel.play(GAME_SPEC, student, opp.spec, seed=game_seed)
+                if match.winner == 1:
+                    outcome = "win"
+                elif match.winner is None:
+                    outcome = "draw"
+                else:
+                    outcome = "loss"
+                reason = student.reason or _rules_reason(match)
+                record = GameRecord(opp.spec, i, outcome, reason, list(match.moves),
+                                    round(student.seconds, 3), round(student.slowest, 3))
+            records.append(record)
+            if on_game is not None:
+                on_game(record)
+        results.append(OpponentResult(opp, records))
+    return GradeResult(name or getattr(agent, "__name__", "studentAgent"), games, time_limit,
+                       seed, results)
+
+
+def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
+    """Loads the student's file (load_student) and grades its studentAgent (grade_agent,
+    with `options`). A file whose import raises loses every game with that reason.
+
+    Raises StudentFileError (a ValueError) when the file is missing or has no
+    studentAgent.
+    """
+    p = pathlib.Path(path)
+    agent, error = load_student(p)
+    if agent is None:
+        def agent(gameboard: Mapping[Tuple[str, int], Tuple[str, str]]) -> object:
+            raise RuntimeError(error)
+    return grade_agent(agent, name=str(p), path=p, import_error=error,
+                       **options)  # type: ignore[arg-type]
+

@@ -1,0 +1,330 @@
+"""duel.cs3243: seed 000's gameboard and move forms, studentAgent, and the
+grader (`python3 -m duel.cs3243 grade`) on the sample files in
+tests/python/data/cs3243/."""
+
+import importlib
+import inspect
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+import duel
+import duel.cs3243 as cs
+from duel.cs3243 import grader
+from conftest import ROOT, random_states
+
+DATA = ROOT / "tests" / "python" / "data" / "cs3243"
+SPEC = "gardner-cs3243"
+
+# The hand-out's start position (its Figure 3) as its gameboard dict.
+START = {
+    ("a", 0): ("Rook", "White"), ("b", 0): ("Knight", "White"), ("c", 0): ("Bishop", "White"),
+    ("d", 0): ("Queen", "White"), ("e", 0): ("King", "White"),
+    **{(f, 1): ("Pawn", "White") for f in "abcde"},
+    **{(f, 3): ("Pawn", "Black") for f in "abcde"},
+    ("a", 4): ("Rook", "Black"), ("b", 4): ("Knight", "Black"), ("c", 4): ("Bishop", "Black"),
+    ("d", 4): ("Queen", "Black"), ("e", 4): ("King", "Black"),
+}
+
+
+def grade_cli(*args, timeout=600):
+    """Runs `python3 -m duel.cs3243 ARGS` from the repository's top."""
+    return subprocess.run([sys.executable, "-m", "duel.cs3243", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def graded_json(path, *args):
+    r = grade_cli("grade", path, "--json", *args)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+# --- the gameboard and move forms ------------------------------------------
+
+
+def test_start_position_both_ways():
+    start = duel.load(SPEC).initial_state()
+    assert cs.state_to_gameboard(start) == START
+    assert cs.gameboard_to_fen(START) == "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
+    assert cs.gameboard_to_state(START) == start
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_positions_of_random_games_both_ways(seed):
+    for _move, state in random_states(SPEC, seed, max_plies=60):
+        board = cs.state_to_gameboard(state)
+        placement, side, _c, _e, clock, _n = state.text.split()
+        to_move = "White" if side == "w" else "Black"
+        fen = cs.gameboard_to_fen(board, to_move=to_move, clock=int(clock))
+        assert fen.split()[:2] == [placement, side]
+        assert fen.split()[4] == clock
+        if state.actions():  # a finished game may lack a king: not a position to set up
+            back = cs.gameboard_to_state(board, to_move=to_move, clock=int(clock))
+            assert back.text.split()[:5] == state.text.split()[:5]
+            assert back.actions() == state.actions()
+            assert cs.state_to_gameboard(back) == board
+
+
+def test_moves_both_ways_as_the_cli_reads_them():
+    # tests/minichess/minichess_test.cpp Cs3243TupleMovesBothWays: (('b', 0), ('c', 2)) is b1c3,
+    # and the C++ tuple_text is Python's repr of the tuple.
+    assert cs.move_to_tuple("b1c3") == (("b", 0), ("c", 2))
+    assert repr(cs.move_to_tuple("b1c3")) == "(('b', 0), ('c', 2))"
+    assert cs.tuple_to_move((("b", 0), ("c", 2))) == "b1c3"
+    assert cs.tuple_to_move([["a", 1], ["a", 2]]) == "a2a3"
+    for _move, state in random_states(SPEC, 11, max_plies=40):
+        for a in state.actions():
+            t = cs.move_to_tuple(a)
+            assert cs.tuple_to_move(t) == a
+            assert state.result(repr(t)) == state.result(a)  # the C++ parser agrees
+
+
+@pytest.mark.parametrize("bad", [
+    "b1c", "b1c6", "f1f2", "b1c3q", 42, None,
+])
+def test_move_to_tuple_rejects(bad):
+    with pytest.raises(ValueError):
+        cs.move_to_tuple(bad)
+
+
+@pytest.mark.parametrize("bad", [
+    "(('b', 0), ('c', 2))", (("b", 0),), (("b", 0), ("c", 5)), (("B", 0), ("c", 2)),
+    (("b", "0"), ("c", 2)), (("b", True), ("c", 2)), (("bb", 0), ("c", 2)), None, 7,
+])
+def test_tuple_to_move_rejects(bad):
+    with pytest.raises(ValueError) as e:
+        cs.tuple_to_move(bad)
+    assert "\n" not in str(e.value)
+
+
+# --- studentAgent ------------------------------------------------------------
+
+
+def test_student_agent_answers_legal_moves_in_the_seed_form():
+    positions = [START]
+    for seed in range(5):
+        states = random_states(SPEC, 100 + seed, max_plies=30)
+        white = [s for _m, s in states if s.to_move == 1 and s.actions()]
+        positions.append(cs.state_to_gameboard(white[-1]))
+    for board in positions:
+        state = cs.gameboard_to_state(board)
+        start = time.perf_counter()
+        move = cs.studentAgent(board)
+        took = time.perf_counter() - start
+        assert isinstance(move, tuple) and len(move) == 2
+        for x, y in move:
+            assert isinstance(x, str) and x in "abcde"
+            assert type(y) is int and 0 <= y <= 4
+        assert cs.tuple_to_move(move) in state.actions()
+        assert board[move[0]][1] == "White"
+        assert took < cs.TIME_LIMIT
+
+
+def test_student_agent_takes_a_mate_in_one():
+    # Black's king on a5 has no safe square (the rook on b4 guards a4 and b5, the queen on c3
+    # guards the rook): most White moves leave Black without a safe move and win at once.
+    board = {("e", 0): ("King", "White"), ("b", 3): ("Rook", "White"),
+             ("c", 2): ("Queen", "White"), ("a", 4): ("King", "Black")}
+    state = cs.gameboard_to_state(board)
+    after = state.result(cs.tuple_to_move(cs.studentAgent(board)))
+    assert after.is_terminal() and after.utility() == 1
+
+
+def test_student_agent_carries_the_clock_on():
+    move = cs.studentAgent(START)
+    state = duel.load(SPEC).initial_state().result(cs.tuple_to_move(move))
+    quiet = [a for a in state.actions() if len(cs.state_to_gameboard(state.result(a))) == 20]
+    after = state.result(quiet[0])
+    board = cs.state_to_gameboard(after)
+    assert cs._continue_from(cs.gameboard_to_state(board)).text == after.text
+    assert after.text.split()[4] == "2"
+    # A board that does not follow from the last answer starts at 0.
+    assert cs._continue_from(cs.gameboard_to_state(START)).text.split()[4] == "0"
+
+
+@pytest.mark.parametrize("bad, words", [
+    ([], "a gameboard is a dict"),
+    ({("f", 0): ("King", "White")}, "is not a square"),
+    ({("a", 5): ("King", "White")}, "is not a square"),
+    ({"a0": ("King", "White")}, "is not a square"),
+    ({("a", 0): ("Kong", "White")}, "not like ('Queen', 'White')"),
+    ({("a", 0): ("King", "Red")}, "not like ('Queen', 'White')"),
+    ({("a", 0): "King"}, "not like ('Queen', 'White')"),
+    ({("a", 0): ("King", "White")}, "Black has 0 kings"),
+    ({("a", 0): ("King", "White"), ("b", 0): ("King", "White"), ("e", 4): ("King", "Black")},
+     "White has 2 kings"),
+    ({("a", 0): ("King", "White"), ("e", 4): ("King", "Black"), ("c", 0): ("Pawn", "White")},
+     "own first rank"),
+])
+def test_bad_gameboards_raise_value_error(bad, words):
+    with pytest.raises(ValueError) as e:
+        cs.studentAgent(bad)
+    message = str(e.value)
+    assert words in message and "\n" not in message
+
+
+def test_finished_game_raises_value_error():
+    # White king boxed in a corner by queen and king: no safe move, White has lost.
+    board = {("a", 0): ("King", "White"), ("b", 2): ("Queen", "Black"),
+             ("c", 1): ("King", "Black")}
+    with pytest.raises(ValueError, match="the game is over"):
+        cs.studentAgent(board)
+
+
+def test_everything_public_has_a_docstring():
+    command = importlib.import_module("duel.cs3243.__main__")
+    assert command.__doc__ and command.main.__doc__
+    for module in (cs, grader):
+        assert module.__doc__ and module.__doc__.strip()
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                assert obj.__doc__ and obj.__doc__.strip(), name
+            if inspect.isclass(obj):
+                for member, value in vars(obj).items():
+                    if not member.startswith("_") and (inspect.isfunction(value)
+                                                       or isinstance(value, property)):
+                        assert value.__doc__ and value.__doc__.strip(), f"{name}.{member}"
+
+
+# --- the grader ----------------------------------------------------------------
+
+
+def test_grader_on_a_random_agent():
+    d = graded_json(DATA / "random_agent.py", "--games", "2", "--seed", "3")
+    assert d["max_marks"] == 10 and d["games_per_opponent"] == 2
+    assert [o["opponent"] for o in d["opponents"]] == ["first", "random", "greedy", "smart",
+                                                       "minimax4"]
+    assert d["marks"] < 5
+    for o in d["opponents"]:
+        assert len(o["games"]) == 2 and o["wins"] + o["draws"] + o["losses"] == 2
+        for g in o["games"]:
+            # Every game is played to its end by the rules: no answer of the file was refused.
+            assert g["moves"], g
+            assert "studentAgent" not in g["reason"], g
+            final = duel.load(SPEC).initial_state()
+            for m in g["moves"]:
+                final = final.result(m)
+            assert final.is_terminal()
+            assert g["outcome"] == {1: "win", 0: "draw", -1: "loss"}[final.utility()]
+    # The same seed is the same run.
+    again = graded_json(DATA / "random_agent.py", "--games", "2", "--seed", "3")
+    assert [g["moves"] for o in again["opponents"] for g in o["games"]] == [
+        g["moves"] for o in d["opponents"] for g in o["games"]]
+
+
+def test_grader_on_a_broken_agent():
+    r = grade_cli("grade", DATA / "broken_agent.py", "--games", "2")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "must not reach" not in out + r.stderr
+    lines = out.splitlines()
+    assert any(line.startswith("total") and line.endswith("0.00/10") for line in lines), out
+    assert sum("FAIL" in line for line in lines) == 5
+    lost = [line for line in lines if " game " in line]
+    assert len(lost) == 10
+    raised = "studentAgent raised RuntimeError: my alpha-beta is broken (broken_agent.py line 13)"
+    garbage = "studentAgent returned garbage: 'e2e3' is not a move like"
+    assert sum(raised in line for line in lost) == 5
+    assert sum(garbage in line for line in lost) == 5
+
+
+def test_grader_on_the_engine_full_run():
+    """The must-show: the hand-out's full grading (10 games against each opponent) of a
+    file that is Duel's engine: 10/10 marks."""
+    r = grade_cli("grade", DATA / "engine_agent.py")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "10 games per opponent" in r.stdout
+    for spec in ("first", "random", "greedy", "smart", "minimax4"):
+        row = next(line for line in lines if line.startswith(spec + " "))
+        assert " 10   0   0 " in row and "pass" in row, row
+    assert lines[-1].startswith("total") and lines[-1].endswith("10.00/10"), r.stdout
+    assert "Games lost" not in r.stdout
+
+
+def test_grader_failures_of_a_function():
+    """Each way a studentAgent can fail loses the game, with its reason."""
+    def illegal(board):
+        return (("a", 0), ("a", 4))
+
+    def slow(board):
+        time.sleep(0.2)
+        return (("a", 1), ("a", 2))
+
+    def suicidal(board):  # pseudo-legal but leaves the king attacked: lost by the rules
+        state = cs.gameboard_to_state(board)
+        for a in state.actions():
+            after = state.result(a)
+            if after.is_terminal() and after.utility() == -1:
+                return cs.move_to_tuple(a)
+        return cs.move_to_tuple(state.actions()[0])
+
+    def hangs(board):
+        time.sleep(1.0)
+        return (("a", 1), ("a", 2))
+
+    first = [grader.OPPONENTS[0]]
+    r = grader.grade_agent(illegal, games=1, opponents=first)
+    assert r.results[0].games[0].reason == (
+        "studentAgent returned (('a', 0), ('a', 4)), an illegal move: "
+        "move 'a1a5': a rook on a1 cannot move to a5")
+    r = grader.grade_agent(slow, games=1, opponents=first, time_limit=0.1)
+    assert "over the 0.1 s limit" in r.results[0].games[0].reason
+    assert r.marks == 0 and r.max_marks == 1
+    r = grader.grade_agent(suicidal, games=1, opponents=first)
+    g = r.results[0].games[0]
+    assert g.outcome == "loss" and "left its own king attacked" in g.reason, g
+    r = grader.grade_agent(hangs, games=2, opponents=first, hang=0.2)
+    reasons = [g.reason for g in r.results[0].games]
+    assert "did not return within 0.2 s" in reasons[0]
+    assert "never returned" in reasons[1]
+
+
+def test_rubric_marks():
+    # Full marks at the hand-out's bar, scaled in proportion below it.
+    def result(spec, wins, draws, losses):
+        opp = next(o for o in grader.OPPONENTS if o.spec == spec)
+        games = [grader.GameRecord(spec, i, k, "", [], 0.0, 0.0)
+                 for i, k in enumerate(["win"] * wins + ["draw"] * draws + ["loss"] * losses)]
+        return grader.OpponentResult(opp, games)
+
+    assert [(o.spec, o.needed, o.marks) for o in grader.OPPONENTS] == [
+        ("first", 1.0, 1), ("random", 1.0, 1), ("greedy", 0.9, 2), ("smart", 0.9, 2),
+        ("minimax4", 0.8, 4)]
+    assert result("minimax4", 6, 2, 2).marks == 4 and result("minimax4", 6, 2, 2).passed
+    assert result("minimax4", 4, 0, 6).marks == 2.0
+    assert result("greedy", 8, 0, 2).marks == round(2 * 0.8 / 0.9, 2)
+    assert not result("first", 9, 0, 1).passed and result("first", 9, 0, 1).marks == 0.9
+
+
+def test_grader_import_error_loses_every_game(tmp_path):
+    f = tmp_path / "AB.py"
+    f.write_text("import no_such_module_here\n\ndef studentAgent(gameboard):\n    pass\n")
+    d = graded_json(f, "--games", "1", "--opponent", "first", "--opponent", "smart")
+    assert d["marks"] == 0 and d["max_marks"] == 3
+    for o in d["opponents"]:
+        assert o["games"][0]["reason"].startswith(
+            "importing AB.py raised ModuleNotFoundError: No module named 'no_such_module_here'")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["grade", "no/such/AB.py"], "duel.cs3243: no/such/AB.py: no such file"),
+    (["grade", "tests/python/conftest.py"],
+     "duel.cs3243: tests/python/conftest.py: defines no studentAgent(gameboard)"),
+    (["grade", "tests/python"], "duel.cs3243: tests/python: not a file"),
+    (["grade", "tests/python/data/cs3243/engine_agent.py", "--games", "0"],
+     "duel.cs3243: --games must be at least 1, not 0"),
+    (["grade", "tests/python/data/cs3243/engine_agent.py", "--opponent", "stockfish"],
+     "duel.cs3243: argument --opponent: invalid choice"),
+    ([], "duel.cs3243: the following arguments are required: COMMAND"),
+])
+def test_grader_bad_input(args, message):
+    r = grade_cli(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), r.stderr

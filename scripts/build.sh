@@ -9,3 +9,7 @@ if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 fi
 cmake --build "$dir" -j "$(nproc)"
+# Where the Python package is (docs/python.md), when this tree builds it.
+if [ -d "$dir/python/duel" ]; then
+  echo "Python package: PYTHONPATH=$PWD/$dir/python /usr/bin/python3 -c 'import duel'" >&2
+fi

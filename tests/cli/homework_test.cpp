@@ -59,7 +59,9 @@ TEST(Homework, AnswersAtOnceWithTinyTime) {
   const std::string in = protocol::input_text(protocol::Mode::Game, 0.01, s);
   const auto r = duel("homework", "", {{"input.txt", in}});
   expect_legal(in, r);
-  if (!sanitized()) EXPECT_LT(r.cpu_seconds, 0.01);
+  if (!sanitized()) {
+    EXPECT_LT(r.cpu_seconds, 0.01);
+  }
 }
 
 TEST(Homework, KeepsTheGameInPlaydata) {

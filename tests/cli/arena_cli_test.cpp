@@ -96,9 +96,11 @@ TEST(ArenaCli, AdjudicationEndsGamesByScores) {
   // A depth-3 engine against a depth-1 one in Gardner: the weaker side sees
   // itself two pawns down (100 units, 50 a pawn) for two moves running well
   // before mate, so with --resign some games end adjudicated (measured: 2 of
-  // 4 with these agents, which are deterministic).
+  // 4 with these agents, which are deterministic; e2 named, so that a change
+  // of Gardner's default heuristic does not change the games).
   const CliRun r = duel(
-      "arena gardner --agent engine:depth=3 --agent engine:depth=1 --games 4 --resign "
+      "arena gardner --agent engine:depth=3,eval=e2 --agent engine:depth=1,eval=e2 --games 4 "
+      "--resign "
       "movecount=2,score=100 --max-turns 60 --records games.jsonl --json");
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.files.at("games.jsonl"));

@@ -179,9 +179,10 @@ TEST(E3, PawnStructureMatchesACountSquareBySquare) {
   });
 }
 
-TEST(E3, SelectableByNameAndE2StaysTheDefault) {
+TEST(E3, SelectableByNameInEveryRuleSet) {
   EXPECT_TRUE(games::with_heuristic<mc::GardnerState>("e3", 0, [](auto) {}));
-  EXPECT_EQ(games::default_heuristic<mc::GardnerState>(), "e2");
+  EXPECT_TRUE(games::with_heuristic<mc::Cs3243State>("e3", 0, [](auto) {}));
+  EXPECT_TRUE(games::with_heuristic<mc::Comp472State>("e3", 0, [](auto) {}));
 }
 
 // Step 3. `duel tune` from the command line.

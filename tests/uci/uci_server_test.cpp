@@ -115,9 +115,10 @@ TEST(UciServer, Handshake) {
             "option name UCI_Variant type combo default gardner var gardner var gardner-cs3243 "
             "var minichess-comp472");
   EXPECT_EQ(out[3], "option name Hash type spin default 64 min 1 max 16384");
-  // The heuristics of mc::State::Heuristics, default (e2) first.
+  // `default` (each variant's own) first, then Gardner's heuristics in its order.
   EXPECT_EQ(out[4],
-            "option name Eval type combo default e2 var e2 var e1 var e0 var e3 var random");
+            "option name Eval type combo default default var default var e3 var e2 var e1 var e0 "
+            "var random");
   EXPECT_EQ(out[5], "uciok");
   EXPECT_EQ(out[6], "readyok");
 }
@@ -273,6 +274,33 @@ TEST(UciServer, ClockOfTheSideToMoveIsUsed) {
   ASSERT_TRUE(lines.wait_for("bestmove", 5.0, from3));
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start3).count(), 0.4);
   server.wait_search();
+}
+
+// `Eval default` is each variant's own default heuristic: a search with it
+// visits exactly the nodes of one with that heuristic named (e3 in gardner,
+// e2 in the others, games::default_heuristic).
+TEST(UciServer, EvalDefaultFollowsTheVariant) {
+  const auto nodes_of = [](const std::string& variant, const std::string& eval) {
+    Lines lines;
+    Server server(lines.sink());
+    const std::size_t from = lines.size();
+    const std::vector<std::string> commands = {"setoption name UCI_Variant value " + variant,
+                                               "setoption name Eval value " + eval,
+                                               "position startpos", "go depth 5"};
+    for (const auto& c : commands) {
+      EXPECT_TRUE(server.handle(c)) << c;
+    }
+    server.wait_search();
+    const auto info = lines.wait_for("info depth 5 ", 0.1, from);
+    EXPECT_TRUE(info) << variant << " " << eval;
+    if (!info) return std::string();
+    const auto at = info->find(" nodes ");
+    return info->substr(at, info->find(' ', at + 7) - at);
+  };
+  EXPECT_EQ(nodes_of("gardner", "default"), nodes_of("gardner", "e3"));
+  EXPECT_NE(nodes_of("gardner", "default"), nodes_of("gardner", "e2"));
+  EXPECT_EQ(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e2"));
+  EXPECT_EQ(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e2"));
 }
 
 TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {

@@ -10,7 +10,8 @@
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
 //          (also nmp, lmr = 1 to turn on null move, late move reductions;
 //          rfp, ext, asp = 0 to turn off reverse futility, check extension,
-//          aspiration windows; soft=F the share of a timed move after
+//          aspiration windows; lmp, qtt = 1 to turn on late move pruning,
+//          the table in quiescence; soft=F the share of a timed move after
 //          which no new iteration starts; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
@@ -117,9 +118,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
-                                                "nmp", "lmr", "rfp", "ext", "asp", "soft", "seed"})
-                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine
+                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs", "nmp",
+                                          "lmr", "rfp", "ext", "asp", "lmp", "qtt", "soft", "seed"})
+                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -133,9 +135,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
   // Selective search switches (on by default where the game has the hooks).
-  std::array<bool, 5> selective{};
-  const std::array<const char*, 5> kSelective = {"nmp", "lmr", "rfp", "ext", "asp"};
-  const std::array<int, 5> kSelectiveDefault = {0, 0, 1, 1, 1};  // docs/engine.md: measured
+  std::array<bool, 7> selective{};
+  const std::array<const char*, 7> kSelective = {"nmp", "lmr", "rfp", "ext", "asp", "lmp", "qtt"};
+  const std::array<int, 7> kSelectiveDefault = {0, 0, 1, 1, 1, 0, 0};  // docs/engine.md: measured
   for (std::size_t k = 0; k < kSelective.size(); ++k) {
     const auto on = spec.integer(kSelective[k], kSelectiveDefault[k], 0, 1);
     if (!on) return fail(on.error());
@@ -163,6 +165,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.options.futility = selective[2];
       settings.options.extensions = selective[3];
       settings.options.aspiration = selective[4];
+      settings.options.late_pruning = selective[5];
+      settings.options.quiesce_table = selective[6];
       settings.options.soft_time = *soft;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);

@@ -41,6 +41,11 @@ struct EngineOptions {
   bool futility = true;     // reverse futility pruning near the horizon
   bool extensions = true;   // a move that gives check is searched one ply deeper
   bool aspiration = true;
+  // Tried, off until a match says they gain (docs/engine.md): late move
+  // pruning (quiet moves late in the order near the horizon are skipped) and
+  // the transposition table in quiescence.
+  bool late_pruning = false;
+  bool quiesce_table = false;
 };
 
 template <GameState S, class H>
@@ -267,6 +272,25 @@ class Engine {
       return for_player(terminal_value(s.utility(), ply), s.to_move());
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
+    const bool use_table = m_options.quiesce_table && m_options.hash_mb > 0;
+    const Value alpha_orig = alpha;
+    std::uint16_t tt_move = 0;
+    if (use_table) {
+      // Any stored result answers here: quiescence is the shallowest search.
+      ++m_stats.tt_probes;
+      if (const TTEntry* e = m_tt.probe(s.key())) {
+        ++m_stats.tt_hits;
+        tt_move = e->move;
+        const Value v = from_tt(e->value, ply);
+        const Bound b = e->bound();
+        if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
+            (b == Bound::Upper && v <= alpha)) {
+          if (e->depth != kDepthAny) ++m_inexact;
+          ++m_stats.leaves;
+          return v;
+        }
+      }
+    }
     const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
     Value best = -kInfinite;
     if (stand) {
@@ -285,9 +309,11 @@ class Engine {
       if (stand && !s.is_tactical(moves[i])) continue;
       int score = 0;
       if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]);
+      if (tt_move == i + 1) score = 1 << 30;
       order.push_back(static_cast<std::uint16_t>(i));
       scores.push_back(score);
     }
+    std::uint16_t best_move = 0;
     for (std::size_t n = 0; n < order.size(); ++n) {
       std::size_t pick = n;
       for (std::size_t j = n + 1; j < order.size(); ++j) {
@@ -302,10 +328,16 @@ class Engine {
         best = v;
         if (v > alpha) {
           alpha = v;
+          best_move = static_cast<std::uint16_t>(order[n] + 1U);
           m_pv.update(ply, m);
           if (v >= beta) break;
         }
       }
+    }
+    if (use_table && best > -kInfinite) {
+      const Bound bound =
+          best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
+      m_tt.store(s.key(), to_tt(best, ply), bound, 0, best_move);
     }
     return best;
   }
@@ -374,9 +406,9 @@ class Engine {
     // beta even after passing. Neither is a proof, so both mark the subtree
     // inexact. Never in check, never on the principal variation.
     [[maybe_unused]] bool in_check = false;
+    [[maybe_unused]] const bool pv_node = beta - alpha > 1;
     if constexpr (HasTactics<S>) {
       in_check = !s.may_stand_pat();
-      const bool pv_node = beta - alpha > 1;
       if (!pv_node && !in_check && ply > 0 && !is_proven(beta)) {
         bool try_futility = false;
         Value futility_margin = kInfinite;  // a heuristic this far above beta a ply stays above
@@ -442,6 +474,14 @@ class Engine {
       int reduction = 0;
       if constexpr (HasTactics<S>) {
         const bool gives_check = !child.may_stand_pat();
+        // Late move pruning: near the horizon, away from the principal
+        // variation, quiet moves past the first 3 + depth^2 are not searched.
+        if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
+            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check &&
+            !s.is_tactical(moves[i]) && !is_proven(best)) {
+          ++m_inexact;
+          continue;
+        }
         if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
         if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check &&
             !s.is_tactical(moves[i]) &&

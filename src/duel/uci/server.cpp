@@ -269,7 +269,7 @@ struct Server::Impl {
   // Options and the position: touched by the command thread only.
   std::size_t variant = 0;
   std::size_t hash_mb = kHashDefault;
-  std::string eval = std::string(games::default_heuristic<mc::GardnerState>());
+  std::string eval = std::string(kEvalDefault);  // each variant's own default heuristic
   Chess position = start_of(0);
   std::unique_ptr<Searcher> searcher;  // made on demand; used by the search thread while busy
 
@@ -306,9 +306,11 @@ struct Server::Impl {
     return true;
   }
 
-  // The heuristic names as `var` list items, default first.
+  // The heuristic names as `var` list items: `default` (the variant's own
+  // default: e3 in gardner, e2 in the others) first.
+  static constexpr std::string_view kEvalDefault = "default";
   [[nodiscard]] static std::vector<std::string> eval_names() {
-    std::vector<std::string> out;
+    std::vector<std::string> out{std::string(kEvalDefault)};
     const std::string names = games::heuristic_names<mc::GardnerState>();
     for (const auto word : split(names)) {
       std::string name(word);
@@ -329,7 +331,9 @@ struct Server::Impl {
             options.prefault = mb <= kPrefaultMaxMb;
             // Every name reaching here was checked against the list, so
             // with_heuristic finds it.
-            (void)games::with_heuristic<S>(eval, 0, [&](auto h) {
+            const std::string_view name =
+                eval == kEvalDefault ? games::default_heuristic<S>() : std::string_view(eval);
+            (void)games::with_heuristic<S>(name, 0, [&](auto h) {
               searcher = std::make_unique<EngineSearcher<S, decltype(h)>>(h, options);
             });
           },
@@ -356,8 +360,7 @@ struct Server::Impl {
     emit(fmt::format("option name Hash type spin default {} min 1 max {}", kHashDefault, kHashMax));
     std::string evals;
     for (const auto& e : eval_names()) evals += " var " + e;
-    emit(fmt::format("option name Eval type combo default {}{}",
-                     games::default_heuristic<mc::GardnerState>(), evals));
+    emit(fmt::format("option name Eval type combo default {}{}", kEvalDefault, evals));
     emit("uciok");
   }
 
@@ -413,7 +416,7 @@ struct Server::Impl {
     } else {
       const auto names = eval_names();
       if (std::find(names.begin(), names.end(), value_key) == names.end()) {
-        info_string(fmt::format("Eval: unknown heuristic '{}' (known: {})", value,
+        info_string(fmt::format("Eval: unknown heuristic '{}' (known: {}, {})", value, kEvalDefault,
                                 games::heuristic_names<mc::GardnerState>()));
         return;
       }

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   gnuplot-nox python3 fairy-stockfish
   pybind11-dev python3-dev python3-pytest
+  libcpp-httplib-dev
 )
 missing=()
 for p in "${packages[@]}"; do

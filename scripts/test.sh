@@ -4,10 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Node and the rapid-draughts agent (tests/tools/rapid-draughts) for the
-# referee's test against an independent engine; without them that one test
-# is skipped with a message, the rest still runs.
-bash scripts/setup-node.sh || echo "setup-node failed: the rapid-draughts test will be skipped"
+# Node, the rapid-draughts agent (tests/tools/rapid-draughts) for the
+# referee's test against an independent engine, and Chromium with
+# playwright-core for the page's test (tests/web); without them those tests
+# are skipped with a message, the rest still runs.
+bash scripts/setup-node.sh || echo "setup-node failed: the rapid-draughts and web.e2e tests will be skipped"
 fast=0
 [ "${1:-}" = "--fast" ] && fast=1
 

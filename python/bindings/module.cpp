@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "duel/games/game.hpp"
+#include "duel/registry/any_game.hpp"
 
 namespace duel::python {
 
@@ -34,22 +35,9 @@ State state_from_text(const registry::AnyGame& like, const std::string& text) {
 
 namespace {
 
-// Each game's heuristic names, default first.
-template <class S>
-std::vector<std::string> heuristic_list() {
-  std::vector<std::string> out;
-  [&]<class... Hs>(std::tuple<Hs...>*) {
-    (out.emplace_back(Hs::kName), ...);
-  }(static_cast<typename S::Heuristics*>(nullptr));
-  return out;
-}
-
-std::string spec_of(const registry::AnyGame& g) {
-  return std::visit([](const auto& s) { return s.spec(); }, g);
-}
-std::string text_of(const registry::AnyGame& g) {
-  return std::visit([](const auto& s) { return s.to_text(); }, g);
-}
+using registry::heuristic_list;
+using registry::spec_of;
+using registry::text_of;
 
 // The state that `spec` and `text` name, for unpickling.
 State restore(const std::string& spec, const std::string& text) {
@@ -57,54 +45,20 @@ State restore(const std::string& spec, const std::string& text) {
 }
 
 std::vector<std::string> actions(const State& st) {
-  return std::visit(
-      [](const auto& s) {
-        std::vector<std::string> out;
-        if (s.is_terminal()) return out;  // AIMA: a terminal state has no actions
-        typename std::decay_t<decltype(s)>::Moves moves;
-        s.actions(moves);
-        out.reserve(moves.size());
-        for (const auto& m : moves) out.push_back(s.move_text(m));
-        return out;
-      },
-      st.state);
+  return std::visit([](const auto& s) { return registry::move_texts(s); }, st.state);
 }
 
 State result(const State& st, const std::string& action) {
   return std::visit(
       [&](const auto& s) {
-        // Some games end by rule (a draw clock, a turn limit) with moves still
-        // generated; none is legal once the game is over.
-        if (s.is_terminal()) {
-          throw_bad_input(fmt::format("the game is over; '{}' is not a legal move", action));
-        }
-        auto m = s.parse_move(action);
+        auto m = registry::legal_move(s, action);
         if (!m) throw_bad_input(m.error());
         return State{registry::AnyGame(s.result(*m))};
       },
       st.state);
 }
 
-struct GameInfo {
-  std::string name;
-  std::string example;
-  std::string about;
-  std::vector<std::string> heuristics;
-};
-
-std::vector<GameInfo> game_infos() {
-  std::vector<GameInfo> out;
-  for (const auto& g : registry::game_list()) {
-    auto made = registry::make_game(g.example);
-    std::vector<std::string> hs;
-    if (made) {
-      hs = std::visit([](const auto& s) { return heuristic_list<std::decay_t<decltype(s)>>(); },
-                      *made);
-    }
-    out.push_back({std::string(g.name), std::string(g.example), std::string(g.about), hs});
-  }
-  return out;
-}
+using GameInfo = registry::GameEntry;
 
 void bind_games(py::module_& m) {
   py::class_<GameInfo>(m, "GameInfo", "One game Duel plays: its name, an example spec, a summary.")
@@ -115,7 +69,7 @@ void bind_games(py::module_& m) {
                     "Names of the game's heuristics for search(eval=...), default first.")
       .def("__repr__", [](const GameInfo& g) { return fmt::format("<duel.GameInfo {}>", g.name); });
 
-  m.def("games", &game_infos, "Every game Duel plays, as `duel games` lists them.");
+  m.def("games", &registry::game_entries, "Every game Duel plays, as `duel games` lists them.");
 
   m.def("load", &load_game, py::arg("spec"),
         "The game of a spec such as 'nqueens:n=8,variant=2', 'kcell:n=3,k=15', 'gardner',\n"

@@ -5,10 +5,14 @@
 // baselines, searches and external programs freely; the virtual call is per
 // move, never per node.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "duel/search/limits.hpp"
 #include "duel/search/stats.hpp"
 
 namespace duel::agents {
@@ -29,6 +33,21 @@ struct SearchReport {
   search::SearchStats stats;
 };
 
+// Live view of a search while it runs, and a way to cut it short (the web
+// server shows a thinking agent and has a stop button). Agents that do not
+// search ignore both.
+struct SearchHooks {
+  // After each finished iteration (or depth, for a plain search under a
+  // clock): its depth, value (First's view), nodes and time so far, and the
+  // principal variation as move text in `pv`.
+  std::function<void(const search::SearchInfo&)> on_iteration;
+  // About every 2^20 nodes: nodes and seconds of this move so far.
+  std::function<void(std::uint64_t nodes, double seconds)> on_nodes;
+  // Set by another thread: the search finishes now and the agent still
+  // answers its best move so far.
+  const std::atomic<bool>* stop = nullptr;
+};
+
 template <class S>
 class Agent {
  public:
@@ -44,6 +63,8 @@ class Agent {
   // hung or answered nonsense); empty when there is nothing to say.
   [[nodiscard]] virtual std::string failure() const { return {}; }
   virtual void new_game() {}
+  // Hooks for the next choose() calls (replacing any given before).
+  virtual void set_hooks(SearchHooks /*hooks*/) {}
 };
 
 // The share of a move's time limit an agent plans to use: it stops well

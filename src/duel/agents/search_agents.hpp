@@ -4,6 +4,7 @@
 // when they have a time limit) and the `engine`.
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "duel/agents/agent.hpp"
 #include "duel/search/engine.hpp"
@@ -37,27 +38,37 @@ class PlainAgent final : public Agent<S> {
     const double budget = budget_for(m_settings.time, clock);
     m_report = SearchReport{};
     m_report.algorithm = m_settings.prune ? "alphabeta" : "minimax";
+    WallClock wall;
+    search::SearchStats total;
+    search::Limits hooked;
+    hooked.stop = m_hooks.stop;
+    if (m_hooks.on_nodes) {
+      // The search counts its own nodes; add those of the depths before.
+      hooked.progress = [&](std::uint64_t nodes, double /*seconds*/) {
+        m_hooks.on_nodes(total.nodes() + nodes, wall.seconds());
+      };
+    }
     if (budget <= 0) {
       // No clock: one search to the cut-off (or the end), as the seed does it.
-      finish(state, run(state, m_settings.depth, search::Limits{}));
+      finish(state, run(state, m_settings.depth, hooked));
+      announce(wall, m_report.stats);
       return m_best;
     }
     // With a clock: deepen one ply at a time and keep the last full answer.
-    WallClock wall;
     m_best.reset();
     typename S::Moves moves;
     state.actions(moves);
     if (!moves.empty()) m_best = moves[0];
     const int cap = m_settings.depth > 0 ? m_settings.depth : kMaxPly - 2;
-    search::SearchStats total;
     for (int d = 1; d <= cap; ++d) {
-      search::Limits limits;
+      search::Limits limits = hooked;
       limits.time = budget - wall.seconds();
       if (limits.time <= 0) break;
       auto r = run(state, d, limits);
       total += r.stats;
       if (!r.complete) break;
       finish(state, r);
+      announce(wall, total);
       if (r.exact) break;
     }
     m_report.stats = total;
@@ -67,8 +78,21 @@ class PlainAgent final : public Agent<S> {
     return m_settings.prune ? "alphabeta" : "minimax";
   }
   [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
+  void set_hooks(SearchHooks hooks) override { m_hooks = std::move(hooks); }
 
  private:
+  // The last full answer to the hooks: its depth, value and line.
+  void announce(const WallClock& wall, const search::SearchStats& stats) const {
+    if (!m_hooks.on_iteration) return;
+    search::SearchInfo info;
+    info.depth = m_report.depth;
+    info.value = m_report.value;
+    info.exact = m_report.exact;
+    info.nodes = stats.nodes();
+    info.seconds = wall.seconds();
+    info.pv = m_report.pv;
+    m_hooks.on_iteration(info);
+  }
   search::SearchResult<typename S::Move> run(const S& state, int depth,
                                              const search::Limits& limits) {
     if (m_settings.prune) return search::alphabeta(state, depth, std::ref(m_eval), limits);
@@ -86,6 +110,7 @@ class PlainAgent final : public Agent<S> {
 
   H m_eval;
   PlainSettings m_settings;
+  SearchHooks m_hooks;
   SearchReport m_report;
   std::optional<typename S::Move> m_best;
 };
@@ -108,7 +133,17 @@ class EngineAgent final : public Agent<S> {
     limits.depth = m_settings.depth;
     limits.time = budget_for(m_settings.time, clock);
     limits.nodes = m_settings.nodes;
-    const auto r = m_engine.search(state, limits);
+    limits.stop = m_hooks.stop;
+    limits.progress = m_hooks.on_nodes;
+    typename search::Engine<S, H>::InfoFn info;
+    if (m_hooks.on_iteration) {
+      info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
+        search::SearchInfo with_pv = i;
+        with_pv.pv = pv_text(state, pv);
+        m_hooks.on_iteration(with_pv);
+      };
+    }
+    const auto r = m_engine.search(state, limits, info);
     m_report = SearchReport{"engine", r.value, r.depth, r.exact, r.complete, pv_text(state, r.pv),
                             r.stats};
     return r.best;
@@ -116,10 +151,12 @@ class EngineAgent final : public Agent<S> {
   [[nodiscard]] std::string name() const override { return "engine"; }
   [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
   void new_game() override { m_engine.new_game(); }
+  void set_hooks(SearchHooks hooks) override { m_hooks = std::move(hooks); }
 
  private:
   search::Engine<S, H> m_engine;
   EngineSettings m_settings;
+  SearchHooks m_hooks;
   SearchReport m_report;
 };
 

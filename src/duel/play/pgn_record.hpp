@@ -69,14 +69,18 @@ template <class Rules>
     notes.after_move.push_back(pgn_move_comment<State>(m));
   }
   notes.before_result = rec.reason;
-  if (rec.ending == Ending::Rules) {
+  // A game still going (`duel serve` saves one) ends by the rules but is
+  // not over: no ending to name, result "*".
+  const bool unfinished = rec.ending == Ending::Rules && !rec.final_state.is_terminal();
+  if (rec.ending == Ending::Rules && !unfinished) {
     notes.before_result +=
         fmt::format(" ({})", games::minichess::ending_text(rec.final_state.ending()));
   }
   const int payoff = rec.payoff > 0 ? 1 : rec.payoff < 0 ? -1 : 0;
   const auto start = like.from_text(rec.start);
   return games::minichess::pgn_text(start ? *start : like, moves,
-                                    games::minichess::pgn_result(payoff), tags, notes);
+                                    unfinished ? "*" : games::minichess::pgn_result(payoff), tags,
+                                    notes);
 }
 
 }  // namespace duel::play

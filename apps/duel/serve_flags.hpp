@@ -1,0 +1,23 @@
+#pragma once
+// The flags of `duel serve`, shared by `duel` (which checks them and hands
+// over to `duel-serve`) and `duel-serve` (which serves). No HTTP code here.
+#include <CLI/CLI.hpp>
+
+#include "duel/serve/run.hpp"
+
+namespace duel::cli {
+
+inline void add_serve_flags(CLI::App& app, serve::RunOptions& o) {
+  app.add_option("--host", o.host, "Address to listen on (default 127.0.0.1, loopback only)");
+  app.add_option("--port", o.port, "Port (0 = any free port; the line printed names it)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  app.add_option("--web-root", o.web_root,
+                 "Serve the page from this folder instead of the files built in")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--max-games", o.max_games, "Live games at most (more: 503)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+}
+
+}  // namespace duel::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Runs `duel serve` until SIGINT or SIGTERM (docs/serve.md).
+#include <string>
+
+namespace duel::serve {
+
+struct RunOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0 = any free port
+  std::string web_root;
+  int max_games = 64;
+};
+
+// Binds, prints "duel serve: listening on http://HOST:PORT/" on stdout, serves
+// until a signal, stops every search. 0 on a clean stop, 1 when it cannot
+// bind or the server stops by itself (the reason on stderr, one line).
+int run(const RunOptions& options);
+
+}  // namespace duel::serve

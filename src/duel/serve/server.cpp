@@ -1,0 +1,274 @@
+#include "duel/serve/server.hpp"
+
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "duel/registry/any_game.hpp"
+#include "duel/registry/games.hpp"
+#include "duel/serve/static_files.hpp"
+
+namespace duel::serve {
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(path);
+  while (std::getline(in, part, '/')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+Response method_not_allowed(const Request& r, std::string_view allow) {
+  Response out = error_response(
+      405, fmt::format("method {} is not allowed on {} (allowed: {})", r.method, r.path, allow));
+  out.headers.emplace_back("Allow", std::string(allow));
+  return out;
+}
+
+// The body as a JSON object: 400 for anything else. An empty body is `{}`
+// where the body is optional.
+Result<Json> body_object(const Request& r, bool optional) {
+  if (r.body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (optional) return Json::object();
+    return fail("the request needs a JSON object as its body");
+  }
+  Json j = Json::parse(r.body, nullptr, false);
+  if (j.is_discarded()) return fail("the body is not valid JSON");
+  if (!j.is_object()) return fail("the body must be a JSON object");
+  return j;
+}
+
+// A string field: `required` or absent (nullopt); any other type is 400.
+Result<std::optional<std::string>> string_field(const Json& body, const char* key, bool required) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) {
+    if (required) return fail(fmt::format("the body needs \"{}\" (a string)", key));
+    return std::optional<std::string>{};
+  }
+  if (!it->is_string()) return fail(fmt::format("\"{}\" must be a string", key));
+  return std::optional<std::string>(it->get<std::string>());
+}
+
+Json game_list_json() {
+  Json out = Json::array();
+  for (const auto& g : registry::game_entries()) {
+    out.push_back({{"name", g.name},
+                   {"example", g.example},
+                   {"about", g.about},
+                   {"heuristics", g.heuristics}});
+  }
+  return out;
+}
+
+bool safe_relative(const std::string& path) {
+  if (path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) return false;
+  for (const auto& part : split_path(path)) {
+    if (part == ".." || part == ".") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view content_type_of(std::string_view path) {
+  const auto dot = path.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? "" : path.substr(dot + 1);
+  if (ext == "html") return "text/html; charset=utf-8";
+  if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
+  if (ext == "css") return "text/css; charset=utf-8";
+  if (ext == "svg") return "image/svg+xml";
+  if (ext == "png") return "image/png";
+  if (ext == "json") return "application/json";
+  if (ext == "ico") return "image/x-icon";
+  if (ext == "txt" || ext == "md") return "text/plain; charset=utf-8";
+  return "application/octet-stream";
+}
+
+Server::Server(ServerOptions options) : m_options(std::move(options)) {}
+
+Server::~Server() {
+  shutdown();
+}
+
+void Server::shutdown() {
+  std::map<std::string, std::shared_ptr<Session>> games;
+  {
+    std::lock_guard lock(m_mutex);
+    games.swap(m_games);
+  }
+  for (auto& [id, game] : games) game->close();
+}
+
+std::shared_ptr<Session> Server::find(const std::string& id) {
+  std::lock_guard lock(m_mutex);
+  const auto it = m_games.find(id);
+  return it == m_games.end() ? nullptr : it->second;
+}
+
+Response Server::handle(const Request& request) {
+  try {
+    if (request.body.size() > kMaxBody) {
+      return error_response(413, fmt::format("the request body is over {} KiB", kMaxBody / 1024));
+    }
+    const auto parts = split_path(request.path);
+    if (!parts.empty() && parts[0] == "api") return api(request, parts);
+    return static_file(request);
+  } catch (const std::exception& e) {
+    return error_response(500, fmt::format("internal error: {}", e.what()));
+  }
+}
+
+Response Server::api(const Request& r, const std::vector<std::string>& parts) {
+  const bool get = r.method == "GET" || r.method == "HEAD";
+  // Step 1. Collections: the games, the agent kinds.
+  if (parts.size() == 2 && parts[1] == "games") {
+    if (get) return json_response(200, game_list_json());
+    if (r.method == "POST") return create(r);
+    return method_not_allowed(r, "GET, POST");
+  }
+  if (parts.size() == 2 && parts[1] == "agents") {
+    if (!get) return method_not_allowed(r, "GET");
+    const auto it = r.query.find("game");
+    if (it == r.query.end() || it->second.empty()) {
+      return error_response(400, "agents: give the game as ?game=SPEC");
+    }
+    auto game = registry::make_game(it->second);
+    if (!game) return error_response(400, game.error());
+    return json_response(200, agent_kinds(*game));
+  }
+  // Step 2. One game.
+  if (parts.size() < 3 || parts.size() > 4 || parts[1] != "games") {
+    return error_response(404, fmt::format("no such API endpoint: {}", r.path));
+  }
+  const std::string& id = parts[2];
+  const std::string action = parts.size() == 4 ? parts[3] : "";
+  auto game = find(id);
+  if (!game) return error_response(404, fmt::format("no such game: {}", id));
+  return game_api(r, game, id, action);
+}
+
+Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game,
+                          const std::string& id, const std::string& action) {
+  const bool get = r.method == "GET" || r.method == "HEAD";
+  const bool post = r.method == "POST";
+  if (action.empty()) {
+    if (get) return json_response(200, game->view());
+    if (r.method != "DELETE") return method_not_allowed(r, "GET, DELETE");
+    {
+      std::lock_guard lock(m_mutex);
+      m_games.erase(id);
+    }
+    game->close();
+    return json_response(200, Json{{"deleted", id}});
+  }
+  if (action == "search" || action == "record") {
+    if (!get) return method_not_allowed(r, "GET");
+    if (action == "search") return json_response(200, game->search());
+    const auto it = r.query.find("format");
+    return game->record(it == r.query.end() ? "json" : it->second);
+  }
+  if (action != "move" && action != "undo" && action != "agent" && action != "stop") {
+    return error_response(404, fmt::format("no such API endpoint: {}", r.path));
+  }
+  if (!post) return method_not_allowed(r, "POST");
+  if (action == "stop") return game->stop();
+  auto body = body_object(r, action == "undo");
+  if (!body) return error_response(400, body.error());
+  if (action == "undo") {
+    int plies = 1;
+    if (const auto it = body->find("plies"); it != body->end() && !it->is_null()) {
+      if (!it->is_number_integer()) return error_response(400, "\"plies\" must be an integer");
+      const auto n = it->get<long long>();
+      if (n < 1 || n > 100000) return error_response(400, "\"plies\" must be 1 or more");
+      plies = static_cast<int>(n);
+    }
+    return game->undo(plies);
+  }
+  const char* key = action == "move" ? "move" : "agent";
+  auto text = string_field(*body, key, true);
+  if (!text) return error_response(400, text.error());
+  if (action == "move") return game->move(**text);
+  return game->start_agent(**text);
+}
+
+Response Server::create(const Request& r) {
+  // Step 1. The request: a game spec and an optional position.
+  auto body = body_object(r, false);
+  if (!body) return error_response(400, body.error());
+  auto spec = string_field(*body, "game", true);
+  if (!spec) return error_response(400, spec.error());
+  auto position = string_field(*body, "position", false);
+  if (!position) return error_response(400, position.error());
+  auto start = registry::make_game(**spec, position->value_or(""));
+  if (!start) return error_response(400, start.error());
+
+  // Step 2. Room for it: games idle too long make way; else 503.
+  std::vector<std::shared_ptr<Session>> dropped;
+  std::shared_ptr<Session> made;
+  std::string id;
+  {
+    std::lock_guard lock(m_mutex);
+    const auto max = static_cast<std::size_t>(m_options.max_games);
+    if (m_games.size() >= max) {
+      const auto before = Clock::now() - m_options.idle;
+      for (auto it = m_games.begin(); it != m_games.end();) {
+        if (it->second->idle_since(before)) {
+          dropped.push_back(std::move(it->second));
+          it = m_games.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    if (m_games.size() < max) {
+      id = fmt::format("g{}", m_next_id++);
+      made = std::visit(
+          [&](const auto& s) -> std::shared_ptr<Session> {
+            using S = std::decay_t<decltype(s)>;
+            return std::make_shared<GameSession<S>>(id, s);
+          },
+          *start);
+      m_games.emplace(id, made);
+    }
+  }
+  for (auto& d : dropped) d->close();
+  if (!made) {
+    return error_response(
+        503, fmt::format("too many games ({}); delete one or wait", m_options.max_games));
+  }
+  return json_response(201, made->view());
+}
+
+Response Server::static_file(const Request& r) const {
+  if (r.method != "GET" && r.method != "HEAD") return method_not_allowed(r, "GET");
+  std::string rel = r.path.empty() || r.path == "/" ? "index.html" : r.path.substr(1);
+  if (!rel.empty() && rel.back() == '/') rel += "index.html";
+  const auto not_found = [&] { return error_response(404, fmt::format("not found: {}", r.path)); };
+  if (!safe_relative(rel)) return not_found();
+  const std::string type(content_type_of(rel));
+  if (!m_options.web_root.empty()) {
+    const std::filesystem::path file = std::filesystem::path(m_options.web_root) / rel;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return not_found();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return not_found();
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return {200, type, std::move(data), {}};
+  }
+  for (const auto& f : embedded_files()) {
+    if (f.path == rel) return {200, type, std::string(f.data), {}};
+  }
+  return not_found();
+}
+
+}  // namespace duel::serve

@@ -1,0 +1,59 @@
+#pragma once
+// `duel serve`'s logic (docs/serve.md): the JSON API over the games in
+// play and the page's static files, as one function from Request to
+// Response. No sockets here: http.hpp puts it behind cpp-httplib, and the
+// tests call handle() directly.
+//
+// Why: every request is checked here (method, path, body size, JSON shape,
+// game id, the game's own move parsing) and every mistake is a 4xx JSON
+// answer, so the adapter has nothing left to get wrong.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "duel/serve/http_types.hpp"
+#include "duel/serve/session.hpp"
+
+namespace duel::serve {
+
+inline constexpr std::size_t kMaxBody = 64 * 1024;
+
+struct ServerOptions {
+  int max_games = 64;  // live games; more is 503
+  // A game nobody asked about for this long may be dropped to make room.
+  std::chrono::milliseconds idle{std::chrono::minutes(30)};
+  std::string web_root;  // serve the page from this folder; empty: the embedded files
+};
+
+class Server {
+ public:
+  explicit Server(ServerOptions options = {});
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Thread-safe: cpp-httplib calls it from its worker threads.
+  [[nodiscard]] Response handle(const Request& request);
+  // Stops every search and drops every game (server shutdown).
+  void shutdown();
+
+ private:
+  Response api(const Request& request, const std::vector<std::string>& parts);
+  Response game_api(const Request& request, const std::shared_ptr<Session>& game,
+                    const std::string& id, const std::string& action);
+  Response create(const Request& request);
+  Response static_file(const Request& request) const;
+  std::shared_ptr<Session> find(const std::string& id);
+
+  ServerOptions m_options;
+  std::mutex m_mutex;  // guards m_games and m_next_id; never held while a game is locked
+  std::map<std::string, std::shared_ptr<Session>> m_games;
+  std::uint64_t m_next_id = 1;
+};
+
+}  // namespace duel::serve

@@ -1,0 +1,393 @@
+#pragma once
+// One game of `duel serve`: its positions, its record, and the agent that
+// may be thinking about it on a thread of its own.
+//
+// Why this shape: a search can take a minute, and the page polls its
+// progress and may stop it, move elsewhere or delete the game meanwhile. So
+// each game has one mutex, held only for short reads and writes (never
+// during a search); the search thread works on a copy of the position and
+// plays its move under the mutex when it is done, unless the game was
+// deleted meanwhile. Stopping is an atomic flag the search polls.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "duel/agents/agent.hpp"
+#include "duel/core/clock.hpp"
+#include "duel/core/result.hpp"
+#include "duel/play/match.hpp"
+#include "duel/play/pdn_record.hpp"
+#include "duel/play/pgn_record.hpp"
+#include "duel/play/record_io.hpp"
+#include "duel/registry/agents.hpp"
+#include "duel/registry/any_game.hpp"
+#include "duel/serve/http_types.hpp"
+#include "duel/serve/view.hpp"
+
+namespace duel::serve {
+
+using Clock = std::chrono::steady_clock;
+
+// The longest an agent may think about one move, in seconds.
+inline constexpr double kMaxAgentSeconds = 60.0;
+// The largest transposition table an engine agent may ask for (`hash=`).
+inline constexpr long long kMaxHashMb = 256;
+
+// Bad input in an agent spec that make_agent would accept but the server
+// refuses: programs started on the server (`human`, `uci`, `exec`), a time
+// over kMaxAgentSeconds, a table over kMaxHashMb. Empty when it may run.
+[[nodiscard]] std::string refuse_agent(std::string_view spec);
+
+// The agent kinds the server runs for the game `start` belongs to:
+// `[{"kind", "example", "about"}]`.
+[[nodiscard]] Json agent_kinds(const registry::AnyGame& start);
+
+// A game as the server holds it: every method locks the game's mutex.
+class Session {
+ public:
+  virtual ~Session() = default;
+  [[nodiscard]] virtual Json view() = 0;
+  virtual Response move(std::string_view text) = 0;
+  virtual Response undo(int plies) = 0;
+  virtual Response start_agent(std::string_view spec) = 0;
+  virtual Response stop() = 0;
+  [[nodiscard]] virtual Json search() = 0;
+  virtual Response record(std::string_view format) = 0;
+  // Stops the search without playing its move and waits for its thread;
+  // later calls answer 404. Called without any lock of the server held.
+  virtual void close() = 0;
+  [[nodiscard]] virtual bool idle_since(Clock::time_point before) = 0;
+};
+
+// The live or last search's progress, as GET .../search shows it.
+struct SearchProgress {
+  int depth = 0;
+  Value value = 0;
+  bool exact = false;
+  std::vector<std::string> pv;
+  std::uint64_t nodes = 0;
+  double seconds = 0.0;
+  std::vector<std::uint64_t> nodes_by_depth;  // filled when the move is made
+};
+
+template <games::PlayableGame S>
+class GameSession final : public Session {
+ public:
+  using Move = typename S::Move;
+
+  GameSession(std::string id, S start) : m_id(std::move(id)), m_states{std::move(start)} {}
+  ~GameSession() override { close(); }
+  GameSession(const GameSession&) = delete;
+  GameSession& operator=(const GameSession&) = delete;
+
+  Json view() override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return view_locked();
+  }
+
+  Response move(std::string_view text) override {
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("a move")) return *busy;
+    const S& now = m_states.back();
+    auto m = registry::legal_move(now, text);
+    if (!m) return error_response(400, m.error());
+    play_locked(*m, 0.0, std::nullopt);
+    return json_response(200, view_locked());
+  }
+
+  Response undo(int plies) override {
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("undo")) return *busy;
+    if (m_moves.empty()) return error_response(400, "no move to undo");
+    if (plies < 1 || static_cast<std::size_t>(plies) > m_moves.size()) {
+      return error_response(
+          400, fmt::format("plies: {} is not in 1..{} (the moves played)", plies, m_moves.size()));
+    }
+    for (int i = 0; i < plies; ++i) {
+      m_moves.pop_back();
+      m_states.pop_back();
+    }
+    return json_response(200, view_locked());
+  }
+
+  Response start_agent(std::string_view spec) override {
+    if (auto why = refuse_agent(spec); !why.empty()) return error_response(400, why);
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("an agent")) return *busy;
+    if (m_states.back().is_terminal()) return error_response(400, "the game is over");
+    std::istringstream no_input;
+    std::ostringstream no_output;
+    registry::AgentContext ctx{m_agent_runs++, &no_input, &no_output};
+    auto made = registry::make_agent<S>(spec, ctx);
+    if (!made) return error_response(400, made.error());
+    // The last search's thread has played its move (thinking is false): it
+    // only unwinds now, without this lock.
+    if (m_worker.joinable()) m_worker.join();
+    m_stop.store(false);
+    m_thinking = true;
+    m_agent = std::string(spec);
+    m_progress = SearchProgress{};
+    m_failure.clear();
+    m_worker = std::jthread([this, agent = std::move(*made), state = m_states.back()]() mutable {
+      think(std::move(agent), state);
+    });
+    return json_response(202, view_locked());
+  }
+
+  Response stop() override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    m_stop.store(true);
+    touch();
+    return json_response(200, search_locked());
+  }
+
+  Json search() override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return search_locked();
+  }
+
+  Response record(std::string_view format) override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    const play::MatchRecord<S> rec = record_locked();
+    const std::string name = fmt::format("duel-{}-{}", S::kName, m_id);
+    const auto file = [&](std::string body, std::string_view type, std::string_view ext) {
+      Response r{200, std::string(type), std::move(body), {}};
+      r.headers.emplace_back("Content-Disposition",
+                             fmt::format("attachment; filename=\"{}.{}\"", name, ext));
+      return r;
+    };
+    if (format == "json")
+      return file(play::to_json(rec).dump(2) + "\n", "application/json", "json");
+    if (format == "trace") {
+      std::ostringstream out;
+      play::write_trace(out, rec);
+      return file(out.str(), "text/plain; charset=utf-8", "txt");
+    }
+    const games::minichess::PgnTags tags = {{"Event", "duel serve"},
+                                            {side_names<S>()[0], rec.agents[0]},
+                                            {side_names<S>()[1], rec.agents[1]}};
+    if (format == "pgn") {
+      if constexpr (play::kHasPgn<S>) {
+        return file(play::pgn_record(rec, m_states.front(), tags), "application/x-chess-pgn",
+                    "pgn");
+      }
+    } else if (format == "pdn") {
+      if constexpr (std::is_same_v<S, games::checkers::State>) {
+        return file(play::pdn_record(rec, m_states.front(), tags), "text/plain; charset=utf-8",
+                    "pdn");
+      }
+    } else {
+      return error_response(
+          400, fmt::format("format: '{}' is not one of pgn, pdn, trace, json", format));
+    }
+    return error_response(
+        400, fmt::format("format: {} has no {} record (it has {}trace, json)", S::kName, format,
+                         play::kHasPgn<S>                            ? "pgn, "
+                         : std::is_same_v<S, games::checkers::State> ? "pdn, "
+                                                                     : ""));
+  }
+
+  void close() override {
+    std::jthread worker;
+    {
+      std::lock_guard lock(m_mutex);
+      m_closed = true;
+      m_stop.store(true);
+      worker = std::move(m_worker);
+    }
+    if (worker.joinable()) worker.join();
+  }
+
+  bool idle_since(Clock::time_point before) override {
+    std::lock_guard lock(m_mutex);
+    return !m_thinking && m_used < before;
+  }
+
+ private:
+  void touch() { m_used = Clock::now(); }
+
+  // 404 once closed, 409 while an agent thinks.
+  std::optional<Response> refuse_locked(std::string_view what) {
+    if (m_closed) return error_response(404, "no such game");
+    touch();
+    if (m_thinking) {
+      return error_response(
+          409, fmt::format("{} while the agent '{}' is thinking: stop it or wait", what, m_agent));
+    }
+    return std::nullopt;
+  }
+
+  void play_locked(const Move& m, double seconds, std::optional<agents::SearchReport> report) {
+    const S& now = m_states.back();
+    const Player mover = now.to_move();
+    m_moves.push_back(play::MoveRecord<S>{mover, m, now.move_text(m), seconds, std::move(report)});
+    m_states.push_back(now.result(m));
+  }
+
+  // The search thread: the agent works on its own copy of the position and
+  // touches the game only under the lock, to report and to move.
+  void think(std::unique_ptr<agents::Agent<S>> agent, const S& state) {
+    agents::SearchHooks hooks;
+    hooks.stop = &m_stop;
+    hooks.on_iteration = [this](const search::SearchInfo& info) {
+      std::lock_guard lock(m_mutex);
+      m_progress.depth = info.depth;
+      m_progress.value = info.value;
+      m_progress.exact = info.exact;
+      m_progress.pv = info.pv;
+      m_progress.nodes = info.nodes;
+      m_progress.seconds = info.seconds;
+    };
+    hooks.on_nodes = [this](std::uint64_t nodes, double seconds) {
+      std::lock_guard lock(m_mutex);
+      m_progress.nodes = nodes;
+      m_progress.seconds = seconds;
+    };
+    agent->set_hooks(std::move(hooks));
+    WallClock clock;
+    const std::optional<Move> move = agent->choose(state, agents::MoveClock{kMaxAgentSeconds});
+    const double took = clock.seconds();
+    std::optional<agents::SearchReport> report;
+    if (const auto* r = agent->last_report()) report = *r;
+    const std::string failure = agent->failure();
+    agent.reset();  // its tables are freed before the game is touched
+    std::lock_guard lock(m_mutex);
+    m_thinking = false;
+    touch();
+    if (m_closed) return;
+    if (report) {
+      m_progress.depth = report->depth;
+      m_progress.value = report->value;
+      m_progress.exact = report->exact;
+      m_progress.pv = report->pv;
+      m_progress.nodes = report->stats.nodes();
+      m_progress.seconds = took;
+      m_progress.nodes_by_depth = report->stats.depth_counts();
+    } else {
+      m_progress.seconds = took;
+    }
+    typename S::Moves legal;
+    state.actions(legal);
+    bool ok = false;
+    for (const auto& m : legal) ok = ok || (move && m == *move);
+    if (!ok) {
+      m_failure = fmt::format("the agent '{}' gave no legal move{}", m_agent,
+                              failure.empty() ? "" : ": " + failure);
+      return;
+    }
+    m_names[static_cast<std::size_t>(index(state.to_move()))] = m_agent;
+    play_locked(*move, took, std::move(report));
+  }
+
+  Json search_locked() const {
+    Json info = nullptr;
+    if (!m_agent.empty()) {
+      const auto& p = m_progress;
+      info = {{"depth", p.depth},
+              {"value", to_points(p.value)},
+              {"score", p.value},
+              {"exact", p.exact},
+              {"pv", p.pv},
+              {"nodes", p.nodes},
+              {"nps", p.seconds > 0 ? static_cast<double>(p.nodes) / p.seconds : 0.0},
+              {"seconds", p.seconds},
+              {"nodes_by_depth", p.nodes_by_depth}};
+    }
+    Json out = {{"thinking", m_thinking},
+                {"agent", m_agent.empty() ? Json(nullptr) : Json(m_agent)},
+                {"info", std::move(info)}};
+    if (!m_failure.empty()) out["error"] = m_failure;
+    return out;
+  }
+
+  Json move_json(const S& s, const Move& m) const {
+    return {{"text", s.move_text(m)}, {"squares", squares_of(s, m)}};
+  }
+
+  Json view_locked() const {
+    const S& s = m_states.back();
+    Json moves = Json::array();
+    if (!s.is_terminal()) {
+      typename S::Moves legal;
+      s.actions(legal);
+      for (const auto& m : legal) moves.push_back(move_json(s, m));
+    }
+    Json history = Json::array();
+    for (const auto& m : m_moves) history.push_back(m.text);
+    const bool over = s.is_terminal();
+    Json v = {{"id", m_id},
+              {"game", std::string(S::kName)},
+              {"spec", s.spec()},
+              {"position", s.to_text()},
+              {"to_move", number(s.to_move())},
+              {"players", side_names<S>()},
+              {"terminal", over},
+              {"result", over ? Json(result_token(s.utility())) : Json(nullptr)},
+              {"reason", over ? Json(reason_of(s)) : Json(nullptr)},
+              {"check", check_of(s)},
+              {"last_move", nullptr},
+              {"history", std::move(history)},
+              {"thinking", m_thinking},
+              {"agent", m_thinking ? Json(m_agent) : Json(nullptr)},
+              {"board", board_of(s)},
+              {"marks", marks_of(s)},
+              {"moves", std::move(moves)}};
+    if (!m_moves.empty()) {
+      v["last_move"] = move_json(m_states[m_states.size() - 2], m_moves.back().move);
+    }
+    return v;
+  }
+
+  // The game so far as play/ records it; an unfinished game is written as
+  // such (PGN and PDN "*").
+  play::MatchRecord<S> record_locked() const {
+    play::MatchRecord<S> rec;
+    rec.game = m_states.front().spec();
+    rec.start = m_states.front().to_text();
+    rec.agents = m_names;
+    rec.moves = m_moves;
+    rec.final_state = m_states.back();
+    if (rec.final_state.is_terminal()) {
+      rec.payoff = rec.final_state.utility();
+      rec.reason = rec.payoff > 0 ? "Player 1 wins" : rec.payoff < 0 ? "Player 2 wins" : "draw";
+    } else {
+      rec.reason = "unfinished";
+    }
+    for (const auto& m : m_moves) rec.seconds += m.seconds;
+    return rec;
+  }
+
+  const std::string m_id;
+  std::mutex m_mutex;
+  std::vector<S> m_states;  // the start, then the position after each move
+  std::vector<play::MoveRecord<S>> m_moves;
+  std::array<std::string, 2> m_names = {"person", "person"};  // who played each side last
+  Clock::time_point m_used = Clock::now();
+  bool m_closed = false;
+  bool m_thinking = false;
+  std::string m_agent;  // the running or last agent's spec
+  std::string m_failure;
+  SearchProgress m_progress;
+  std::uint64_t m_agent_runs = 0;  // seeds each agent differently
+  std::atomic<bool> m_stop{false};
+  std::jthread m_worker;  // last: joined before the members it uses are gone
+};
+
+}  // namespace duel::serve

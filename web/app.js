@@ -482,11 +482,11 @@ function showSearch(s) {
   $('search-nps').textContent = num(Math.round(i.nps || 0));
   $('search-time').textContent = i.seconds === undefined ? '–' : `${Number(i.seconds).toFixed(2)} s`;
   $('search-pv').textContent = (i.pv || []).join(' ') || '–';
-  // The server counts nodes by depth when a search ends: keep the last chart.
+  // Nodes by depth come with each finished iteration; until the first, keep the last chart.
   if (!s.thinking || (i.nodes_by_depth || []).length) {
     renderChart($('nodes-chart'), i.nodes_by_depth);
   } else if (!$('nodes-chart').querySelector('rect')) {
-    renderChart($('nodes-chart'), [], 'nodes by depth: counted when the search ends');
+    renderChart($('nodes-chart'), [], 'nodes by depth: after the first iteration');
   }
 }
 

@@ -360,6 +360,12 @@ TEST(ServeAgent, ALongSearchBlocksNothingAndStopsWhenAsked) {
   EXPECT_EQ(live["thinking"], true) << live;
   EXPECT_GE(live["info"]["depth"].get<int>(), 1) << live;
   EXPECT_FALSE(live["info"]["pv"].empty()) << live;
+  // Nodes by depth too (the page's chart while it thinks), as of the last
+  // iteration: at most the nodes reported, which tick on between iterations.
+  ASSERT_FALSE(live["info"]["nodes_by_depth"].empty()) << live;
+  std::uint64_t counted = 0;
+  for (const auto& n : live["info"]["nodes_by_depth"]) counted += n.get<std::uint64_t>();
+  EXPECT_LE(counted, live["info"]["nodes"].get<std::uint64_t>()) << live;
   EXPECT_EQ(call(server, "POST", "/api/games/" + id + "/stop").status, 200);
   const Json done = wait_done(server, id);
   EXPECT_LT(seconds_since(start), 4.5);  // stopped well before its 5 s

@@ -89,6 +89,7 @@ class PlainAgent final : public Agent<S> {
     info.value = m_report.value;
     info.exact = m_report.exact;
     info.nodes = stats.nodes();
+    info.nodes_by_depth = stats.depth_counts();
     info.seconds = wall.seconds();
     info.pv = m_report.pv;
     m_hooks.on_iteration(info);

@@ -123,6 +123,7 @@ class Engine {
         info.value = out.value;
         info.exact = out.exact;
         info.nodes = m_stats.nodes();
+        info.nodes_by_depth = m_stats.depth_counts();
         info.seconds = m_stop.elapsed();
         on_info(info, out.pv);
       }

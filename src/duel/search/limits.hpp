@@ -41,7 +41,8 @@ struct SearchInfo {
   bool exact = false;
   std::uint64_t nodes = 0;
   double seconds = 0.0;
-  std::vector<std::string> pv;  // filled by the caller's formatter when wanted
+  std::vector<std::string> pv;                // filled by the caller's formatter when wanted
+  std::vector<std::uint64_t> nodes_by_depth;  // this move's nodes so far, root = 0
 };
 
 // Polls the wall clock, the node budget and the stop flag every few nodes.

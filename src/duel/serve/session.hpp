@@ -80,7 +80,7 @@ struct SearchProgress {
   std::vector<std::string> pv;
   std::uint64_t nodes = 0;
   double seconds = 0.0;
-  std::vector<std::uint64_t> nodes_by_depth;  // filled when the move is made
+  std::vector<std::uint64_t> nodes_by_depth;  // after each iteration, and when the move is made
 };
 
 template <games::PlayableGame S>
@@ -253,6 +253,7 @@ class GameSession final : public Session {
       m_progress.exact = info.exact;
       m_progress.pv = info.pv;
       m_progress.nodes = info.nodes;
+      m_progress.nodes_by_depth = info.nodes_by_depth;
       m_progress.seconds = info.seconds;
     };
     hooks.on_nodes = [this](std::uint64_t nodes, double seconds) {

@@ -247,6 +247,49 @@ class Engine {
     }
   }
 
+  // Selection sort, one step at a time: brings the best-scored move of
+  // order[n..] to position n (scores are indexed by move). Most nodes cut
+  // off after a move or two, so sorting the whole list would be wasted.
+  static void pick_next(std::vector<std::uint16_t>& order, const std::vector<int>& scores,
+                        std::size_t n) {
+    std::size_t pick = n;
+    for (std::size_t j = n + 1; j < order.size(); ++j) {
+      if (scores[order[j]] > scores[order[pick]]) pick = j;
+    }
+    std::swap(order[n], order[pick]);
+  }
+
+  // The table's answer for a node searched `depth` plies deep (0 in
+  // quiescence, which any entry satisfies) within (alpha, beta), if a stored
+  // bound decides it. The stored move goes to `tt_move` either way, for
+  // ordering. With `may_answer` false only the move is taken.
+  std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
+                                   Value alpha, Value beta, std::uint16_t& tt_move) {
+    ++m_stats.tt_probes;
+    const TTEntry* e = m_tt.probe(key);
+    if (e == nullptr) return std::nullopt;
+    ++m_stats.tt_hits;
+    tt_move = e->move;
+    if (!may_answer || (e->depth != kDepthAny && e->depth < depth)) return std::nullopt;
+    const Value v = from_tt(e->value, ply);
+    const Bound b = e->bound();
+    if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
+        (b == Bound::Upper && v <= alpha)) {
+      if (e->depth != kDepthAny) ++m_inexact;
+      ++m_stats.leaves;
+      return v;
+    }
+    return std::nullopt;
+  }
+
+  // Stores `best`, found within (alpha_orig, beta), as the bound it is.
+  void store_table(std::uint64_t key, Value best, Value alpha_orig, Value beta, int ply, int depth,
+                   std::uint16_t move) {
+    const Bound bound =
+        best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
+    m_tt.store(key, to_tt(best, ply), bound, depth, move);
+  }
+
   // A child's value for `mover` within (alpha, beta): negated when the turn
   // passes, as is; when the same player moves again (the concept allows it).
   // `depth` is the child's own depth (its parent's less one, extended or reduced).
@@ -278,19 +321,7 @@ class Engine {
     std::uint16_t tt_move = 0;
     if (use_table) {
       // Any stored result answers here: quiescence is the shallowest search.
-      ++m_stats.tt_probes;
-      if (const TTEntry* e = m_tt.probe(s.key())) {
-        ++m_stats.tt_hits;
-        tt_move = e->move;
-        const Value v = from_tt(e->value, ply);
-        const Bound b = e->bound();
-        if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
-            (b == Bound::Upper && v <= alpha)) {
-          if (e->depth != kDepthAny) ++m_inexact;
-          ++m_stats.leaves;
-          return v;
-        }
-      }
+      if (const auto v = probe_table(s.key(), 0, ply, true, alpha, beta, tt_move)) return *v;
     }
     const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
     Value best = -kInfinite;
@@ -304,24 +335,17 @@ class Engine {
     ++m_stats.interior;
     std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
     std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
-    scores.clear();
+    scores.assign(moves.size(), 0);
     order.clear();
     for (std::size_t i = 0; i < moves.size(); ++i) {
       if (stand && !s.is_tactical(moves[i])) continue;
-      int score = 0;
-      if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]);
-      if (tt_move == i + 1) score = 1 << 30;
+      if constexpr (HasOrderHint<S>) scores[i] = s.order_hint(moves[i]);
+      if (tt_move == i + 1) scores[i] = 1 << 30;
       order.push_back(static_cast<std::uint16_t>(i));
-      scores.push_back(score);
     }
     std::uint16_t best_move = 0;
     for (std::size_t n = 0; n < order.size(); ++n) {
-      std::size_t pick = n;
-      for (std::size_t j = n + 1; j < order.size(); ++j) {
-        if (scores[j] > scores[pick]) pick = j;
-      }
-      std::swap(order[n], order[pick]);
-      std::swap(scores[n], scores[pick]);
+      pick_next(order, scores, n);
       const auto& m = moves[order[n]];
       const Value v = -quiesce(s.result(m), ply + 1, -beta, -alpha, qply + 1);
       if (m_stop.stopped()) return 0;
@@ -335,11 +359,8 @@ class Engine {
         }
       }
     }
-    if (use_table && best > -kInfinite) {
-      const Bound bound =
-          best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
-      m_tt.store(s.key(), to_tt(best, ply), bound, 0, best_move);
-    }
+    if (use_table && best > -kInfinite)
+      store_table(s.key(), best, alpha_orig, beta, ply, 0, best_move);
     return best;
   }
 
@@ -385,21 +406,8 @@ class Engine {
     const std::uint64_t key = s.key();
     std::uint16_t tt_move = 0;
     if (m_options.hash_mb > 0) {
-      ++m_stats.tt_probes;
-      if (const TTEntry* e = m_tt.probe(key)) {
-        ++m_stats.tt_hits;
-        tt_move = e->move;
-        if (ply > 0 && (e->depth == kDepthAny || e->depth >= depth)) {
-          const Value v = from_tt(e->value, ply);
-          const Bound b = e->bound();
-          if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
-              (b == Bound::Upper && v <= alpha)) {
-            if (e->depth != kDepthAny) ++m_inexact;
-            ++m_stats.leaves;
-            return v;
-          }
-        }
-      }
+      // The root only takes the stored move: it must name a move of its own.
+      if (const auto v = probe_table(key, depth, ply, ply > 0, alpha, beta, tt_move)) return *v;
     }
 
     // Step 3. Selective search (the chess family): prune a node whose
@@ -464,11 +472,7 @@ class Engine {
     Value best = -kInfinite;
     std::size_t best_index = 0;
     for (std::size_t n = 0; n < order.size(); ++n) {
-      std::size_t pick = n;
-      for (std::size_t j = n + 1; j < order.size(); ++j) {
-        if (scores[order[j]] > scores[order[pick]]) pick = j;
-      }
-      std::swap(order[n], order[pick]);
+      pick_next(order, scores, n);
       const std::size_t i = order[n];
       const S child = s.result(moves[i]);
       int next = depth - 1;
@@ -524,13 +528,11 @@ class Engine {
 
     // Step 6. Store the result; exact subtrees are valid at any depth.
     if (m_options.hash_mb > 0) {
-      const Bound bound =
-          best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
       // Inexact results keep their depth, capped below the "any depth" mark.
       const int stored_depth =
           m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
-      m_tt.store(key, to_tt(best, ply), bound, stored_depth,
-                 static_cast<std::uint16_t>(best_index + 1));
+      store_table(key, best, alpha_orig, beta, ply, stored_depth,
+                  static_cast<std::uint16_t>(best_index + 1));
     }
     return best;
   }

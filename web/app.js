@@ -13,6 +13,7 @@ const app = {
   gen: 0,            // bumps on every new game / undo: stale timers give up
   timer: null,       // the pending program move or search poll
   sending: false,    // a person's move is on its way to the server
+  flipped: false,    // the board drawn with the second player at the bottom
   games: [],
 };
 
@@ -397,7 +398,7 @@ function render() {
     }
   }
   if (!humanToMove()) closeChooser();
-  renderBoard(board, v, marks, onSquare);
+  renderBoard(board, v, marks, onSquare, app.flipped);
   // Moves that click no square (a KCell pass) are buttons of their own.
   const others = humanToMove() ? v.moves.filter((m) => !m.squares.length) : [];
   $('other-moves').replaceChildren(...others.map((m) => {
@@ -503,6 +504,11 @@ function wire() {
   $('watch').addEventListener('click', go);
   $('stop').addEventListener('click', stop);
   $('undo').addEventListener('click', undo);
+  $('flip').addEventListener('click', () => {
+    app.flipped = !app.flipped;
+    $('flip').setAttribute('aria-pressed', String(app.flipped));
+    render();
+  });
   $('chooser-cancel').addEventListener('click', () => {
     closeChooser();
     app.selection = [];

@@ -86,8 +86,10 @@ const key = (sq) => `${sq[0]},${sq[1]}`;
 // Draws `view` into `root`. `marks` is {selected, targets, starts} as sets of
 // "r,c" keys; `onClick(r, c)` is called for a click on any square. The
 // square buttons are kept from one drawing to the next (same board size), so
-// a click or the keyboard focus is never lost to a redraw.
-export function renderBoard(root, view, marks, onClick) {
+// a click or the keyboard focus is never lost to a redraw. `flipped` turns
+// the board half a turn (the second player at the bottom); squares keep
+// their server coordinates, so moves do not change.
+export function renderBoard(root, view, marks, onClick, flipped = false) {
   const family = familyOf(view);
   const { rows, cols, cells } = view.board;
   root.className = `board family-${family}`;
@@ -103,17 +105,20 @@ export function renderBoard(root, view, marks, onClick) {
   const attacked = new Set((view.marks || []).map(key));
   const check = view.check ? checkedKing(view) : null;
 
-  const reuse = root.dataset.shape === `${family} ${rows}x${cols}`;
+  const shape = `${family} ${rows}x${cols}${flipped ? ' flipped' : ''}`;
+  const reuse = root.dataset.shape === shape;
   if (!reuse) {
     root.replaceChildren();
-    root.dataset.shape = `${family} ${rows}x${cols}`;
+    root.dataset.shape = shape;
   }
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const r = flipped ? rows - 1 - i : i;
+      const c = flipped ? cols - 1 - j : j;
       const k = `${r},${c}`;
       const cell = cells[r][c] || '';
       const piece = pieceFor(family, cell);
-      let b = reuse ? root.children[r * cols + c] : null;
+      let b = reuse ? root.children[i * cols + j] : null;
       if (!b) {
         b = document.createElement('button');
         b.type = 'button';

@@ -37,12 +37,15 @@ int hand_over(const serve::RunOptions& o) {
                                    "--port",
                                    std::to_string(o.port),
                                    "--max-games",
-                                   std::to_string(o.max_games)};
+                                   std::to_string(o.max_games),
+                                   "--kept-agents",
+                                   std::to_string(o.kept_agents)};
   if (!o.web_root.empty()) {
     args.emplace_back("--web-root");
     args.push_back(o.web_root);
   }
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::cout.flush();

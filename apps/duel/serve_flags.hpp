@@ -18,6 +18,10 @@ inline void add_serve_flags(CLI::App& app, serve::RunOptions& o) {
   app.add_option("--max-games", o.max_games, "Live games at most (more: 503)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  app.add_option("--kept-agents", o.kept_agents,
+                 "Agents kept between moves, all games together (each engine keeps its table)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
 }
 
 }  // namespace duel::cli

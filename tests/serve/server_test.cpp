@@ -411,6 +411,48 @@ TEST(ServeAgent, PlainSearchesAndBaselinesPlay) {
   }
 }
 
+TEST(ServeAgent, EachSideKeepsItsAgentWithinTheServersQuota) {
+  ServerOptions options;
+  options.kept_agents = 1;
+  Server server(options);
+  // Asks `spec` to move in game `id`; whether the agent was a kept one.
+  const auto agent_moves = [&](const std::string& id, const std::string& spec) {
+    const Response r =
+        call(server, "POST", "/api/games/" + id + "/agent", Json{{"agent", spec}}.dump());
+    EXPECT_EQ(r.status, 202) << spec << ": " << r.body;
+    const Json s = wait_done(server, id);
+    EXPECT_FALSE(s.contains("error")) << s;
+    return s["kept"].get<bool>();
+  };
+  const auto person_moves = [&](const std::string& id) {
+    const Json v = json_of(call(server, "GET", "/api/games/" + id));
+    const std::string move = v["moves"][0]["text"].get<std::string>();
+    EXPECT_EQ(
+        call(server, "POST", "/api/games/" + id + "/move", Json{{"move", move}}.dump()).status,
+        200);
+  };
+  const std::string a = new_game(server, "gardner");
+  EXPECT_FALSE(agent_moves(a, "engine:depth=2"));  // White's first: new, then kept
+  person_moves(a);
+  EXPECT_TRUE(agent_moves(a, "engine:depth=2"));   // the same spec for White: kept
+  EXPECT_FALSE(agent_moves(a, "engine:depth=2"));  // Black's own slot is empty
+  EXPECT_TRUE(agent_moves(a, "engine:depth=2"));   // White's again (Black's found no room)
+  person_moves(a);
+  EXPECT_FALSE(agent_moves(a, "engine:depth=3"));  // another spec replaces White's
+  person_moves(a);
+  EXPECT_TRUE(agent_moves(a, "engine:depth=3"));
+  // The one place is game a's: game b keeps nothing until a is deleted.
+  const std::string b = new_game(server, "gardner");
+  EXPECT_FALSE(agent_moves(b, "alphabeta:depth=2"));
+  person_moves(b);
+  EXPECT_FALSE(agent_moves(b, "alphabeta:depth=2"));
+  EXPECT_EQ(call(server, "DELETE", "/api/games/" + a).status, 200);
+  person_moves(b);
+  EXPECT_FALSE(agent_moves(b, "alphabeta:depth=2"));
+  person_moves(b);
+  EXPECT_TRUE(agent_moves(b, "alphabeta:depth=2"));
+}
+
 TEST(ServeAgent, ProgramsAndOverlongSearchesAreRefused) {
   Server server;
   const std::string id = new_game(server, "checkers");

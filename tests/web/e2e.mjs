@@ -199,7 +199,18 @@ async function promotion(page) {
   check(first === 'a4a5n', `the first move is '${first}', want a4a5n`);
   const piece = await page.getAttribute(sqSel(0, 0), 'data-piece');
   check(piece === 'N', `a5 holds '${piece}' after promoting to a knight`);
-  return `a4a5 offered ${choices.join(' ')}; chose the knight`;
+  // Flip: a1 (row 4, column 0 from the server) is drawn top right, a5 bottom
+  // right, and the knight stays on a5's square.
+  const order = () => page.$$eval('#board .sq', (l) => l.map((b) => b.dataset.square));
+  await page.click('#flip');
+  const flipped = await order();
+  check(flipped[0] === '4,4' && flipped[4] === '4,0' && flipped[24] === '0,0',
+        `flipped board order starts ${flipped.slice(0, 5)} and ends ${flipped[24]}`);
+  check((await page.getAttribute(sqSel(0, 0), 'data-piece')) === 'N', 'the knight moved when flipped');
+  await page.screenshot({ path: join(outDir, 'promotion-flipped.png') });
+  await page.click('#flip');
+  check((await order())[0] === '0,0', 'flipping twice does not restore the board');
+  return `a4a5 offered ${choices.join(' ')}; chose the knight; flipped and back`;
 }
 
 // (b) Checkers from a position where Black (a person) must jump: 6x15x22

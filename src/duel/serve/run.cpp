@@ -30,6 +30,7 @@ int run(const RunOptions& o) {
   // Step 2. Bind, then say where (tests and scripts read this line).
   ServerOptions options;
   options.max_games = o.max_games;
+  options.kept_agents = o.kept_agents;
   options.web_root = o.web_root;
   Server server(options);
   HttpServer http(server);

@@ -9,6 +9,7 @@ struct RunOptions {
   int port = 8080;  // 0 = any free port
   std::string web_root;
   int max_games = 64;
+  int kept_agents = 8;
 };
 
 // Binds, prints "duel serve: listening on http://HOST:PORT/" on stdout, serves

@@ -94,7 +94,8 @@ std::string_view content_type_of(std::string_view path) {
   return "application/octet-stream";
 }
 
-Server::Server(ServerOptions options) : m_options(std::move(options)) {}
+Server::Server(ServerOptions options)
+    : m_options(std::move(options)), m_quota(std::make_shared<KeepQuota>(m_options.kept_agents)) {}
 
 Server::~Server() {
   shutdown();
@@ -235,7 +236,7 @@ Response Server::create(const Request& r) {
       made = std::visit(
           [&](const auto& s) -> std::shared_ptr<Session> {
             using S = std::decay_t<decltype(s)>;
-            return std::make_shared<GameSession<S>>(id, s);
+            return std::make_shared<GameSession<S>>(id, s, m_quota);
           },
           *start);
       m_games.emplace(id, made);

@@ -28,6 +28,9 @@ struct ServerOptions {
   // A game nobody asked about for this long may be dropped to make room.
   std::chrono::milliseconds idle{std::chrono::minutes(30)};
   std::string web_root;  // serve the page from this folder; empty: the embedded files
+  // Agents kept between moves, all games together (KeepQuota): at most this
+  // many engine tables stay allocated while nobody is thinking.
+  int kept_agents = 8;
 };
 
 class Server {
@@ -52,6 +55,7 @@ class Server {
 
   ServerOptions m_options;
   std::mutex m_mutex;  // guards m_games and m_next_id; never held while a game is locked
+  std::shared_ptr<KeepQuota> m_quota;
   std::map<std::string, std::shared_ptr<Session>> m_games;
   std::uint64_t m_next_id = 1;
 };

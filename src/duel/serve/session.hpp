@@ -55,6 +55,26 @@ inline constexpr long long kMaxHashMb = 256;
 // `[{"kind", "example", "about"}]`.
 [[nodiscard]] Json agent_kinds(const registry::AnyGame& start);
 
+// How many agents the games may keep between moves, server-wide. An engine
+// kept by its game keeps its table (up to kMaxHashMb) and its move ordering
+// for the next move, instead of allocating and clearing a new table each
+// time; the quota bounds the memory that costs.
+class KeepQuota {
+ public:
+  explicit KeepQuota(int agents) : m_left(agents) {}
+  // True, and one fewer left, if an agent may be kept.
+  [[nodiscard]] bool take() {
+    int left = m_left.load();
+    while (left > 0 && !m_left.compare_exchange_weak(left, left - 1)) {
+    }
+    return left > 0;
+  }
+  void give_back() { m_left.fetch_add(1); }
+
+ private:
+  std::atomic<int> m_left;
+};
+
 // A game as the server holds it: every method locks the game's mutex.
 class Session {
  public:
@@ -88,7 +108,8 @@ class GameSession final : public Session {
  public:
   using Move = typename S::Move;
 
-  GameSession(std::string id, S start) : m_id(std::move(id)), m_states{std::move(start)} {}
+  GameSession(std::string id, S start, std::shared_ptr<KeepQuota> quota)
+      : m_id(std::move(id)), m_states{std::move(start)}, m_quota(std::move(quota)) {}
   ~GameSession() override { close(); }
   GameSession(const GameSession&) = delete;
   GameSession& operator=(const GameSession&) = delete;
@@ -129,11 +150,24 @@ class GameSession final : public Session {
     std::lock_guard lock(m_mutex);
     if (auto busy = refuse_locked("an agent")) return *busy;
     if (m_states.back().is_terminal()) return error_response(400, "the game is over");
-    std::istringstream no_input;
-    std::ostringstream no_output;
-    registry::AgentContext ctx{m_agent_runs++, &no_input, &no_output};
-    auto made = registry::make_agent<S>(spec, ctx);
-    if (!made) return error_response(400, made.error());
+    // The side's kept agent plays again if the spec is the same; any other
+    // spec replaces it.
+    Kept& kept = m_kept[static_cast<std::size_t>(index(m_states.back().to_move()))];
+    std::unique_ptr<agents::Agent<S>> agent;
+    m_reused = kept.agent && kept.spec == spec;
+    if (m_reused) {
+      agent = std::move(kept.agent);
+    } else {
+      std::istringstream no_input;
+      std::ostringstream no_output;
+      registry::AgentContext ctx{m_agent_runs++, &no_input, &no_output};
+      auto made = registry::make_agent<S>(spec, ctx);
+      if (!made) return error_response(400, made.error());
+      agent = std::move(*made);
+      kept.agent.reset();
+    }
+    if (!kept.spec.empty()) m_quota->give_back();
+    kept.spec.clear();
     // The last search's thread has played its move (thinking is false): it
     // only unwinds now, without this lock.
     if (m_worker.joinable()) m_worker.join();
@@ -142,7 +176,7 @@ class GameSession final : public Session {
     m_agent = std::string(spec);
     m_progress = SearchProgress{};
     m_failure.clear();
-    m_worker = std::jthread([this, agent = std::move(*made), state = m_states.back()]() mutable {
+    m_worker = std::jthread([this, agent = std::move(agent), state = m_states.back()]() mutable {
       think(std::move(agent), state);
     });
     return json_response(202, view_locked());
@@ -206,11 +240,16 @@ class GameSession final : public Session {
 
   void close() override {
     std::jthread worker;
+    std::array<Kept, 2> kept;
     {
       std::lock_guard lock(m_mutex);
       m_closed = true;
       m_stop.store(true);
       worker = std::move(m_worker);
+      for (auto& k : m_kept) {
+        if (!k.spec.empty()) m_quota->give_back();
+      }
+      kept = std::move(m_kept);
     }
     if (worker.joinable()) worker.join();
   }
@@ -241,20 +280,24 @@ class GameSession final : public Session {
     m_states.push_back(now.result(m));
   }
 
+  // An agent kept for its side's next move, and the spec that made it
+  // (empty: none, and no quota held).
+  struct Kept {
+    std::string spec;
+    std::unique_ptr<agents::Agent<S>> agent;
+  };
+
   // The search thread: the agent works on its own copy of the position and
-  // touches the game only under the lock, to report and to move.
+  // touches the game only under the lock, to report and to move. The agent
+  // is kept for the side's next move if the quota allows; otherwise it (and
+  // its table) is freed after the lock is let go.
   void think(std::unique_ptr<agents::Agent<S>> agent, const S& state) {
     agents::SearchHooks hooks;
     hooks.stop = &m_stop;
     hooks.on_iteration = [this](const search::SearchInfo& info) {
       std::lock_guard lock(m_mutex);
-      m_progress.depth = info.depth;
-      m_progress.value = info.value;
-      m_progress.exact = info.exact;
-      m_progress.pv = info.pv;
-      m_progress.nodes = info.nodes;
-      m_progress.nodes_by_depth = info.nodes_by_depth;
-      m_progress.seconds = info.seconds;
+      m_progress = SearchProgress{info.depth, info.value,   info.exact,         info.pv,
+                                  info.nodes, info.seconds, info.nodes_by_depth};
     };
     hooks.on_nodes = [this](std::uint64_t nodes, double seconds) {
       std::lock_guard lock(m_mutex);
@@ -268,19 +311,19 @@ class GameSession final : public Session {
     std::optional<agents::SearchReport> report;
     if (const auto* r = agent->last_report()) report = *r;
     const std::string failure = agent->failure();
-    agent.reset();  // its tables are freed before the game is touched
+    agent->set_hooks({});  // the hooks name this game's members
     std::lock_guard lock(m_mutex);
     m_thinking = false;
     touch();
     if (m_closed) return;
     if (report) {
-      m_progress.depth = report->depth;
-      m_progress.value = report->value;
-      m_progress.exact = report->exact;
-      m_progress.pv = report->pv;
-      m_progress.nodes = report->stats.nodes();
-      m_progress.seconds = took;
-      m_progress.nodes_by_depth = report->stats.depth_counts();
+      m_progress = SearchProgress{report->depth,
+                                  report->value,
+                                  report->exact,
+                                  report->pv,
+                                  report->stats.nodes(),
+                                  took,
+                                  report->stats.depth_counts()};
     } else {
       m_progress.seconds = took;
     }
@@ -293,8 +336,11 @@ class GameSession final : public Session {
                               failure.empty() ? "" : ": " + failure);
       return;
     }
-    m_names[static_cast<std::size_t>(index(state.to_move()))] = m_agent;
+    const auto side = static_cast<std::size_t>(index(state.to_move()));
+    m_names[side] = m_agent;
     play_locked(*move, took, std::move(report));
+    if (m_kept[side].spec.empty() && m_quota->take())
+      m_kept[side] = Kept{m_agent, std::move(agent)};
   }
 
   Json search_locked() const {
@@ -313,6 +359,7 @@ class GameSession final : public Session {
     }
     Json out = {{"thinking", m_thinking},
                 {"agent", m_agent.empty() ? Json(nullptr) : Json(m_agent)},
+                {"kept", m_reused},
                 {"info", std::move(info)}};
     if (!m_failure.empty()) out["error"] = m_failure;
     return out;
@@ -386,6 +433,9 @@ class GameSession final : public Session {
   std::string m_agent;  // the running or last agent's spec
   std::string m_failure;
   SearchProgress m_progress;
+  std::shared_ptr<KeepQuota> m_quota;
+  std::array<Kept, 2> m_kept;      // by side: the agent that moved last for it
+  bool m_reused = false;           // the running or last agent was kept from its side's last move
   std::uint64_t m_agent_runs = 0;  // seeds each agent differently
   std::atomic<bool> m_stop{false};
   std::jthread m_worker;  // last: joined before the members it uses are gone

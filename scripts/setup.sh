@@ -3,7 +3,7 @@
 # Idempotent: does nothing when every package is already installed.
 set -euo pipefail
 packages=(
-  g++ cmake ninja-build pkg-config clang-format
+  g++ cmake ninja-build pkg-config clang-format clang-tidy
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   gnuplot-nox python3 fairy-stockfish

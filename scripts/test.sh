@@ -19,6 +19,9 @@ echo "== release build and tests"
 bash scripts/build.sh build
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
+echo "== clang-tidy on the files the last commit changed"
+bash scripts/tidy.sh
+
 if [ "$fast" -eq 0 ]; then
   echo "== sanitizer build (ASan + UBSan) and tests"
   bash scripts/build.sh build-sanitize -DDUEL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \

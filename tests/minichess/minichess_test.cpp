@@ -412,3 +412,71 @@ TEST(MinichessText, Cs3243TupleMovesBothWays) {
 
 }  // namespace
 }  // namespace duel::games::minichess
+
+namespace duel::games::minichess {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Static exchange evaluation (Position::see_ge; pawn 100, minor 300, rook
+// 500, queen 900), worked out by hand on each board below.
+
+bool see(std::string_view fen, std::string_view move, int threshold) {
+  const GardnerState s = at<GardnerState>(fen);
+  const auto m = s.parse_move(move);
+  EXPECT_TRUE(m.ok()) << move << ": " << m.error();
+  return m.ok() && s.see_ge(*m, threshold);
+}
+
+TEST(MinichessSee, AnUndefendedPieceIsWonWhole) {
+  // Ra1xa5 takes a knight nothing defends: +300.
+  EXPECT_TRUE(see("n3k/5/5/5/R3K w - - 0 1", "a1a5", 300));
+  EXPECT_FALSE(see("n3k/5/5/5/R3K w - - 0 1", "a1a5", 301));
+}
+
+TEST(MinichessSee, AQueenForAPawnLoses) {
+  // Qc1xc3, b4xc3: +100 - 900 = -800.
+  EXPECT_FALSE(see("4k/1p3/2p2/5/2Q1K w - - 0 1", "c1c3", 0));
+  EXPECT_TRUE(see("4k/1p3/2p2/5/2Q1K w - - 0 1", "c1c3", -800));
+  EXPECT_FALSE(see("4k/1p3/2p2/5/2Q1K w - - 0 1", "c1c3", -799));
+}
+
+TEST(MinichessSee, ARookBehindTheCapturerJoinsIn) {
+  // Ra2xa4 (+300), Ra5xa4 (-500), Ra1xa4 (+500): +300 with the x-ray; a lone
+  // rook would end at -200.
+  EXPECT_TRUE(see("r3k/n4/5/R4/R3K w - - 0 1", "a2a4", 300));
+  EXPECT_FALSE(see("r3k/n4/5/R4/R3K w - - 0 1", "a2a4", 301));
+  EXPECT_FALSE(see("r3k/n4/5/R4/4K w - - 0 1", "a2a4", 0));
+  EXPECT_TRUE(see("r3k/n4/5/R4/4K w - - 0 1", "a2a4", -200));
+}
+
+TEST(MinichessSee, AKingRecapturesOnlyAnUndefendedSquare) {
+  // Rc1xc4 next to the black king on d5: with the knight on b2 guarding c4
+  // the king cannot take back (+100); without it, it does (-400).
+  EXPECT_TRUE(see("3k1/2p2/5/1N3/2R1K w - - 0 1", "c1c4", 100));
+  EXPECT_FALSE(see("3k1/2p2/5/5/2R1K w - - 0 1", "c1c4", 0));
+  EXPECT_TRUE(see("3k1/2p2/5/5/2R1K w - - 0 1", "c1c4", -400));
+}
+
+TEST(MinichessSee, EveryCaptureOfRandomGamesAgreesWithItsOwnThresholds) {
+  // see_ge is monotone in the threshold: true at t implies true below t.
+  Rng rng(11);
+  for (int game = 0; game < 40; ++game) {
+    GardnerState s;
+    for (int ply = 0; ply < 40 && !s.is_terminal(); ++ply) {
+      Moves moves;
+      s.actions(moves);
+      for (const Move m : moves) {
+        if (!s.is_tactical(m)) continue;
+        for (int t = -1000; t <= 1000; t += 100) {
+          if (s.see_ge(m, t)) {
+            EXPECT_TRUE(s.see_ge(m, t - 100)) << s.to_text() << " " << s.move_text(m);
+          }
+        }
+      }
+      s = s.result(moves[rng.below(moves.size())]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace duel::games::minichess

@@ -118,10 +118,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine
-                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs", "nmp",
-                                          "lmr", "rfp", "ext", "asp", "lmp", "qtt", "soft", "seed"})
-                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
+                                                "nmp", "lmr", "rfp", "ext", "asp", "lmp", "qtt",
+                                                "qsee", "soft", "seed"})
+                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -135,9 +135,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
   // Selective search switches (on by default where the game has the hooks).
-  std::array<bool, 7> selective{};
-  const std::array<const char*, 7> kSelective = {"nmp", "lmr", "rfp", "ext", "asp", "lmp", "qtt"};
-  const std::array<int, 7> kSelectiveDefault = {0, 0, 1, 1, 1, 0, 0};  // docs/engine.md: measured
+  std::array<bool, 8> selective{};
+  const std::array<const char*, 8> kSelective = {"nmp", "lmr", "rfp", "ext",
+                                                 "asp", "lmp", "qtt", "qsee"};
+  const std::array<int, 8> kSelectiveDefault = {0, 0, 1, 1,
+                                                1, 0, 0, 1};  // docs/engine.md: measured
   for (std::size_t k = 0; k < kSelective.size(); ++k) {
     const auto on = spec.integer(kSelective[k], kSelectiveDefault[k], 0, 1);
     if (!on) return fail(on.error());
@@ -167,6 +169,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.options.aspiration = selective[4];
       settings.options.late_pruning = selective[5];
       settings.options.quiesce_table = selective[6];
+      settings.options.quiesce_see = selective[7];
       settings.options.soft_time = *soft;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);

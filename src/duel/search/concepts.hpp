@@ -52,6 +52,13 @@ concept HasTactics = requires(const S& s, const typename S::Move& m) {
   { s.may_stand_pat() } -> std::convertible_to<bool>;
 };
 
+// Optional (with HasTactics): a static exchange evaluation, whether the
+// exchange a capture starts wins the mover at least `threshold` (pawn = 100).
+template <class S>
+concept HasExchange = requires(const S& s, const typename S::Move& m) {
+  { s.see_ge(m, 0) } -> std::convertible_to<bool>;
+};
+
 // Optional: a game may let the side to move pass in the search (a null
 // move) to test whether its position is so good that even doing nothing
 // keeps it above beta. Only sound where zugzwang is rare: the game says when

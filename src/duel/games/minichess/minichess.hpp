@@ -95,6 +95,10 @@ class State {
     return m.promotion() != Piece::None || (m_pos.occupied() & bit(m.to())) != 0;
   }
   [[nodiscard]] bool may_stand_pat() const noexcept { return !m_pos.in_check(); }
+  // Static exchange evaluation of a capture (search::HasExchange).
+  [[nodiscard]] bool see_ge(const Move& m, int threshold) const noexcept {
+    return m_pos.see_ge(m, threshold);
+  }
   // Null move (search::HasNullMove): only out of check and with a piece
   // besides pawns and the king, where zugzwang is rare; the pass keeps the
   // draw clock and forgets the repetition history (a pass is no move).
@@ -323,6 +327,7 @@ static_assert(NamedHeuristic<RandomHeuristic, Comp472State>);
 static_assert(search::HasOrderHint<GardnerState>);
 static_assert(search::HasHistoryIndex<GardnerState>);
 static_assert(search::HasTactics<GardnerState>);
+static_assert(search::HasExchange<GardnerState>);
 static_assert(search::HasNullMove<GardnerState>);
 static_assert(search::WinLossDraw<GardnerState>);
 

@@ -85,6 +85,12 @@ class Position {
   }
   // The position after the pseudo-legal move `m` (copy-make).
   [[nodiscard]] Position play(Move m) const noexcept;
+  // Static exchange evaluation: whether the capture sequence on m's target
+  // square, each side taking with its least valuable piece while that pays,
+  // wins the mover at least `threshold` (pawn = 100). Pins, checks and
+  // promotions on the way are ignored; x-rays behind a piece that takes are
+  // seen. A king takes last (only when nothing of the other side attacks).
+  [[nodiscard]] bool see_ge(Move m, int threshold) const noexcept;
 
   // Step 3. Building positions (text, tests); the key follows every change.
   void put(Player side, Piece type, int sq) noexcept {
@@ -140,6 +146,52 @@ class Position {
 
 // ---------------------------------------------------------------------------
 // Hot-path definitions.
+
+template <class Rules>
+bool Position<Rules>::see_ge(Move m, int threshold) const noexcept {
+  // Piece values for the exchange, by type_index (the king never gets taken).
+  static constexpr std::array<int, kPieceTypes + 1> kSee = {100, 300, 300, 500, 900, 20000, 0};
+  const int from = m.from();
+  const int to = m.to();
+  // The swap list folded as in Stockfish's see_ge: `swap` is what the side
+  // to move at each step must win back for the balance to stay >= threshold.
+  int swap = kSee[type_index(piece_on(to))] - threshold;
+  if (swap < 0) return false;
+  swap = kSee[type_index(piece_on(from))] - swap;
+  if (swap <= 0) return true;
+  Bitboard occ = occupied() ^ bit(from) ^ bit(to);
+  const Bitboard diagonal = m_type[type_index(Piece::Bishop)] | m_type[type_index(Piece::Queen)];
+  const Bitboard straight = m_type[type_index(Piece::Rook)] | m_type[type_index(Piece::Queen)];
+  Bitboard all =
+      attackers(to, occ, m_side[0], Player::Second) | attackers(to, occ, m_side[1], Player::First);
+  int side = index(m_to_move);
+  bool win = true;  // the mover's result if the exchange stopped now
+  for (;;) {
+    side ^= 1;
+    all &= occ;
+    const Bitboard mine = all & m_side[side];
+    if (mine == 0) break;
+    win = !win;
+    // The least valuable attacker takes; what it uncovers joins in.
+    int t = 0;
+    while ((mine & m_type[t]) == 0) ++t;
+    if (static_cast<Piece>(t) == Piece::King) {
+      // The king may take only if nothing of the other side still attacks.
+      return (all & m_side[side ^ 1]) != 0 ? !win : win;
+    }
+    swap = kSee[t] - swap;
+    if (swap < static_cast<int>(win)) break;
+    occ ^= bit(lowest(mine & m_type[t]));
+    if (t == type_index(Piece::Pawn) || t == type_index(Piece::Bishop) ||
+        t == type_index(Piece::Queen)) {
+      all |= bishop_attacks(to, occ) & diagonal;
+    }
+    if (t == type_index(Piece::Rook) || t == type_index(Piece::Queen)) {
+      all |= rook_attacks(to, occ) & straight;
+    }
+  }
+  return win;
+}
 
 template <class Rules>
 void Position<Rules>::pseudo_moves(Moves& out) const noexcept {

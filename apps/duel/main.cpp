@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
       duel::cli::add_solve(app),     duel::cli::add_table(app),   duel::cli::add_arena(app),
       duel::cli::add_games(app),     duel::cli::add_bench(app),   duel::cli::add_homework(app),
       duel::cli::add_calibrate(app), duel::cli::add_referee(app), duel::cli::add_uci(app),
-      duel::cli::add_tune(app),      duel::cli::add_serve(app),
+      duel::cli::add_tune(app),      duel::cli::add_serve(app),   duel::cli::add_soak(app),
   };
   if (argc == 1) {
     std::cerr << app.help();

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// perft with rapid-draughts' move generator: `node perft.mjs DEPTH [--fen FEN] [--divide]`.
+// perft with rapid-draughts' move generator: `node perft.mjs DEPTH [--fen FEN] [--divide]`,
+// or `node perft.mjs DEPTH --batch < FENS`: one count a line for each FEN line
+// on stdin (the correctness sweep's many positions in one process).
 // Counts every move the library lists (each jump path its own move, as OEIS
 // A133046 and `duel perft checkers` do), bulk-counting at the last ply.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EnglishDraughtsEngineFactory } from 'rapid-draughts/english';
 import { engineData, parseFen, bitsToPositions, BIT_POS } from './board.mjs';
 
 function usage(msg) {
   if (msg) process.stderr.write(`perft: ${msg}\n`);
-  process.stderr.write('usage: node perft.mjs DEPTH [--fen FEN] [--divide]\n');
+  process.stderr.write('usage: node perft.mjs DEPTH [--fen FEN] [--divide] | DEPTH --batch < FENS\n');
   process.exit(2);
 }
 
@@ -16,22 +19,30 @@ const args = process.argv.slice(2);
 let depth;
 let fen;
 let divide = false;
+let batch = false;
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--fen' || a === '--state') {
     if (i + 1 >= args.length) usage(`${a} needs a value`);
     fen = args[++i];
   } else if (a === '--divide') divide = true;
+  else if (a === '--batch') batch = true;
   else if (a === '-h' || a === '--help') usage();
   else if (depth === undefined && /^\d+$/.test(a)) depth = Number(a);
   else usage(`unexpected '${a}'`);
 }
 if (depth === undefined || depth < 1 || depth > 64) usage('DEPTH must be 1..64');
 
+if (batch && (fen || divide)) usage('--batch reads its positions from stdin, without --fen or --divide');
+
+function setup(text) {
+  const f = parseFen(text);
+  return EnglishDraughtsEngineFactory.setup(engineData(f.pieces, f.toMove));
+}
+
 let engine;
 try {
-  engine = fen ? EnglishDraughtsEngineFactory.setup((() => { const f = parseFen(fen); return engineData(f.pieces, f.toMove); })())
-               : EnglishDraughtsEngineFactory.setup();
+  engine = fen ? setup(fen) : EnglishDraughtsEngineFactory.setup();
 } catch (e) {
   usage(e.message);
 }
@@ -53,6 +64,22 @@ function moveName(m) {
   const to = BIT_POS.get(m.destination) + 1;
   if (!m.captures) return `${from}-${to}`;
   return `${from}x${to} (captures ${bitsToPositions(m.captures).map((p) => p + 1).join(',')})`;
+}
+
+if (batch) {
+  const lines = readFileSync(0, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const out = [];
+  for (const line of lines) {
+    let e;
+    try {
+      e = setup(line);
+    } catch (err) {
+      usage(`line ${out.length + 1}: ${err.message}`);
+    }
+    out.push(String(perft(e, depth)));
+  }
+  process.stdout.write(out.length ? out.join('\n') + '\n' : '');
+  process.exit(0);
 }
 
 const t0 = performance.now();

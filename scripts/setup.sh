@@ -9,6 +9,7 @@ packages=(
   gnuplot-nox python3 fairy-stockfish
   pybind11-dev python3-dev python3-pytest
   libcpp-httplib-dev
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

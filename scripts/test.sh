@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs, builds Release and ASan/UBSan trees, checks the format,
-# and runs the whole suite in both. Usage: test.sh [--fast] (Release only).
+# runs the whole suite in both, then fuzzes every parser briefly (clang tree).
+# Usage: test.sh [--fast] (Release only: no sanitizers, no fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -28,4 +29,9 @@ if [ "$fast" -eq 0 ]; then
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DUEL_SANITIZED=1 \
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)"
+
+  # Every parser under libFuzzer for 20 s each (docs/RELIABILITY.md): a
+  # crash, a failed round trip, a hang or a leak fails the run.
+  echo "== fuzz (libFuzzer, 20 s a target)"
+  bash scripts/fuzz.sh 20
 fi

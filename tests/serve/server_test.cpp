@@ -552,6 +552,24 @@ TEST(ServeErrors, WrongMethodsAre405AndUnknownPaths404) {
   EXPECT_EQ(allow.headers[0], (std::pair<std::string, std::string>{"Allow", "GET, POST"}));
 }
 
+// Found by fuzzing (fuzz/serve_json_fuzz.cpp, docs/RELIABILITY.md): an
+// error quoting a path, method or query whose bytes are not UTF-8 made the
+// JSON writer throw, and the answer was a 500 instead of the 4xx.
+TEST(ServeErrors, BytesThatAreNotUtf8AreQuotedNotA500) {
+  Server server;
+  const std::string bad = "\x9e\xff";
+  const auto check = [&](const Response& r, int status) {
+    EXPECT_EQ(r.status, status) << r.body;
+    const Json j = json_of(r);
+    ASSERT_TRUE(j.is_object() && j["error"].is_string()) << r.body;
+    EXPECT_NE(j["error"].get<std::string>().find("\xEF\xBF\xBD"), std::string::npos) << r.body;
+  };
+  check(call(server, "GET", "/api/" + bad), 404);
+  check(call(server, "GET", "/api/games/g" + bad), 404);
+  check(call(server, "P" + bad, "/api/games"), 405);
+  check(call(server, "GET", "/api/agents", "", {{"game", bad}}), 400);
+}
+
 // Step 5. The page's files.
 
 TEST(ServeStatic, TheEmbeddedPageAndAFolderOnDisk) {

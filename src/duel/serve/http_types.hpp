@@ -24,9 +24,14 @@ struct Response {
   std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type
 };
 
-// A JSON answer.
+// A JSON answer. Bytes that are not UTF-8 (a request path or query quoted
+// in an error, say) are written as U+FFFD: dump() would otherwise throw and
+// the answer become a 500.
 [[nodiscard]] inline Response json_response(int status, const nlohmann::json& body) {
-  return {status, "application/json", body.dump(), {}};
+  return {status,
+          "application/json",
+          body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+          {}};
 }
 // An error answer: `{"error": "one line"}`.
 [[nodiscard]] inline Response error_response(int status, const std::string& message) {

@@ -295,7 +295,10 @@ std::string pgn_text(const State<Rules>& start, const std::vector<Move>& moves,
     out += fmt::format("[SetUp \"1\"]\n[FEN \"{}\"]\n", start.to_text());
   }
   for (const auto& [key, value] : tags) {
-    const auto is = [&](std::string_view k) { return k == key; };
+    // A copy for the lambda: clang before 16 cannot capture a structured
+    // binding (the fuzz tree builds with clang 14).
+    const std::string_view name = key;
+    const auto is = [name](std::string_view k) { return k == name; };
     if (std::ranges::any_of(kComputed, is) ||
         std::ranges::any_of(kRoster, [&](const auto& r) { return is(r.first); })) {
       continue;

@@ -1,7 +1,7 @@
 // `duel soak`: a few timed moves per family with tiny limits, the shape of
 // its report, exit status 1 when moves go over (limits below what an agent
 // can promise), and one-line errors. The full soak is a documented command
-// (docs/reliability-soak-sweep.md), not a test.
+// (docs/RELIABILITY.md), not a test.
 #include <gtest/gtest.h>
 
 #include <algorithm>

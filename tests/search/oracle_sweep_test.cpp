@@ -1,5 +1,5 @@
 // The engine against plain minimax on real positions of every game (the
-// correctness sweep of docs/reliability-soak-sweep.md). On positions from
+// correctness sweep of docs/RELIABILITY.md). On positions from
 // seeded random playouts:
 //   - with its selective parts off (no table, quiescence, futility, check
 //     extension, null move, reductions), the engine's fixed-depth value is
@@ -48,6 +48,7 @@ EngineOptions minimax_equivalent(bool aspiration) {
   o.reductions = false;
   o.late_pruning = false;
   o.quiesce_table = false;
+  o.quiesce_see = false;
   o.aspiration = aspiration;
   return o;
 }

@@ -1,11 +1,14 @@
 // duel: the command-line front end. Every subcommand lives in its own file;
 // bad input of any kind ends with one line on stderr and exit status 2.
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
 #include "common.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "duel 0.1.0");
@@ -48,4 +51,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   return duel::cli::bad_input("no command given (try --help)");
+}
+
+}  // namespace
+
+// Nothing escapes main: an exception while the commands are set up (out of
+// memory, say) is reported like one thrown while a command runs.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {
+    std::fputs("duel: internal error\n", stderr);
+    return 1;
+  }
 }

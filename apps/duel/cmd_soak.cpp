@@ -107,7 +107,7 @@ struct FamilyStats {
 
 // A log-uniform budget in [min, max] (as many 5-10 ms moves as 0.5-1 s ones).
 double draw_budget(Rng& rng, double min, double max) {
-  const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  const double u = rng.unit();
   return std::exp(std::log(min) + u * (std::log(max) - std::log(min)));
 }
 

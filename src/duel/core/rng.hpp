@@ -20,6 +20,11 @@ namespace duel {
   return splitmix64(s);
 }
 
+// The top 53 bits of `x` as a double in [0, 1), each value equally likely.
+[[nodiscard]] constexpr double unit_interval(std::uint64_t x) noexcept {
+  return static_cast<double>(x >> 11) * 0x1.0p-53;
+}
+
 class Rng {
  public:
   explicit constexpr Rng(std::uint64_t seed = 0) noexcept {
@@ -43,6 +48,8 @@ class Rng {
     __extension__ using U128 = unsigned __int128;
     return static_cast<std::uint64_t>((static_cast<U128>(next()) * n) >> 64);
   }
+  // Uniform in [0, 1).
+  constexpr double unit() noexcept { return unit_interval(next()); }
   // Uniform in [lo, hi].
   constexpr std::int64_t between(std::int64_t lo, std::int64_t hi) noexcept {
     return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo) + 1));

@@ -381,7 +381,7 @@ Value Mobility::operator()(const State& s) const {
 Value RandomEval::operator()(const State& s) {
   // A function of (seed, position), so every search sees the same estimate.
   const std::uint64_t h = mix64(m_state ^ s.key() ^ static_cast<std::uint64_t>(s.placed()));
-  const double u = static_cast<double>(h >> 11) * 0x1.0p-53 - 0.5;  // [-0.5, 0.5)
+  const double u = unit_interval(h) - 0.5;  // [-0.5, 0.5)
   return static_cast<Value>(u * kUnit);
 }
 

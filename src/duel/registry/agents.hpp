@@ -120,7 +120,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const bool is_engine = kind == "engine";
   if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
                                                 "nmp", "lmr", "rfp", "ext", "asp", "lmp", "qtt",
-                                                "qsee", "soft", "seed"})
+                                                "qsee", "osee", "cm", "soft", "seed"})
                          : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
@@ -135,11 +135,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
   // Selective search switches (on by default where the game has the hooks).
-  std::array<bool, 8> selective{};
-  const std::array<const char*, 8> kSelective = {"nmp", "lmr", "rfp", "ext",
-                                                 "asp", "lmp", "qtt", "qsee"};
-  const std::array<int, 8> kSelectiveDefault = {0, 0, 1, 1,
-                                                1, 0, 0, 1};  // docs/engine.md: measured
+  std::array<bool, 10> selective{};
+  const std::array<const char*, 10> kSelective = {"nmp", "lmr", "rfp",  "ext",  "asp",
+                                                  "lmp", "qtt", "qsee", "osee", "cm"};
+  const std::array<int, 10> kSelectiveDefault = {0, 0, 1, 1, 1,
+                                                 0, 0, 1, 0, 0};  // docs/engine.md: measured
   for (std::size_t k = 0; k < kSelective.size(); ++k) {
     const auto on = spec.integer(kSelective[k], kSelectiveDefault[k], 0, 1);
     if (!on) return fail(on.error());
@@ -170,6 +170,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.options.late_pruning = selective[5];
       settings.options.quiesce_table = selective[6];
       settings.options.quiesce_see = selective[7];
+      settings.options.order_see = selective[8];
+      settings.options.countermove = selective[9];
       settings.options.soft_time = *soft;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);

@@ -49,6 +49,12 @@ struct EngineOptions {
   // Quiescence skips captures that lose material by static exchange
   // (HasExchange), unless in check: +24.9 +/- 18.8 Elo (docs/engine.md).
   bool quiesce_see = true;
+  // Move ordering: a capture that loses material by static exchange
+  // (HasExchange) is searched after the killers and quiet moves.
+  bool order_see = false;
+  // Move ordering: the move that last refuted the opponent's previous move
+  // (its "countermove", HasHistoryIndex) is searched right after the killers.
+  bool countermove = false;
 };
 
 template <GameState S, class H>
@@ -65,7 +71,10 @@ class Engine {
         m_killers(static_cast<std::size_t>(kMaxPly) + 1),
         m_scores(static_cast<std::size_t>(kMaxPly) + 1),
         m_order(static_cast<std::size_t>(kMaxPly) + 1) {
-    if constexpr (HasHistoryIndex<S>) m_history.assign(S::kHistorySize, 0);
+    if constexpr (HasHistoryIndex<S>) {
+      m_history.assign(S::kHistorySize, 0);
+      m_counter.assign(S::kHistorySize, std::nullopt);
+    }
     if (options.prefault) m_tt.prefault();
     // Late move reductions grow with the log of the depth and of the move's
     // place in the order (the shape Stockfish and most engines use).
@@ -80,6 +89,7 @@ class Engine {
   void new_game() {
     m_tt.clear();
     std::fill(m_history.begin(), m_history.end(), 0);
+    std::fill(m_counter.begin(), m_counter.end(), std::nullopt);
   }
   [[nodiscard]] H& heuristic() noexcept { return m_eval; }
 
@@ -221,8 +231,16 @@ class Engine {
       int score = 0;
       if (m_options.ordering) {
         if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]) * 65536;
+        if constexpr (HasExchange<S> && HasTactics<S>) {
+          // A losing capture goes last, still ranked among them by its hint.
+          if (m_options.order_see && score > 0 && s.is_tactical(moves[i]) &&
+              !s.see_ge(moves[i], 0)) {
+            score = score / 65536 - (1 << 20);
+          }
+        }
         if (k.count > 0 && moves[i] == k.first) score += 40000;
         if (k.count > 1 && moves[i] == k.second) score += 39000;
+        if (const Move* c = counter_at(ply); c != nullptr && moves[i] == *c) score += 38000;
         if constexpr (HasHistoryIndex<S>) {
           score += std::min(m_history[S::history_index(moves[i])], 30000);
         }
@@ -232,7 +250,24 @@ class Engine {
     }
   }
 
+  // The countermove to the move that led to `ply`, if one is known.
+  const Move* counter_at(int ply) const {
+    if constexpr (HasHistoryIndex<S>) {
+      if (!m_options.countermove || ply == 0) return nullptr;
+      const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
+      if (prev == kNoMove || !m_counter[prev]) return nullptr;
+      return &*m_counter[prev];
+    }
+    return nullptr;
+  }
+
   void record_cutoff(const Move& m, int depth, int ply) {
+    if constexpr (HasHistoryIndex<S>) {
+      if (m_options.countermove && ply > 0) {
+        const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
+        if (prev != kNoMove) m_counter[prev] = m;
+      }
+    }
     Killers& k = m_killers[static_cast<std::size_t>(ply)];
     if (!(k.count > 0 && k.first == m)) {
       k.second = k.first;
@@ -447,6 +482,7 @@ class Engine {
             if (try_null && static_eval >= beta && s.may_null_move()) {
               const int reduced = depth - 1 - (3 + depth / 4);
               m_null[static_cast<std::size_t>(ply)] = true;
+              m_prev[static_cast<std::size_t>(ply) + 1] = kNoMove;
               const Value v = -negamax(s.null_move(), reduced, ply + 1, -beta, -beta + 1);
               m_null[static_cast<std::size_t>(ply)] = false;
               if (m_stop.stopped()) return 0;
@@ -481,6 +517,9 @@ class Engine {
       pick_next(order, scores, n);
       const std::size_t i = order[n];
       const S child = s.result(moves[i]);
+      if constexpr (HasHistoryIndex<S>) {
+        m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
+      }
       int next = depth - 1;
       int reduction = 0;
       if constexpr (HasTactics<S>) {
@@ -548,7 +587,10 @@ class Engine {
   TranspositionTable m_tt;
   std::vector<Killers> m_killers;
   std::vector<int> m_history;
-  std::vector<std::vector<int>> m_scores;  // per-ply scratch, sized once, reused
+  static constexpr std::size_t kNoMove = ~std::size_t{0};
+  std::vector<std::optional<Move>> m_counter;     // by the history index of the move refuted
+  std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p
+  std::vector<std::vector<int>> m_scores;         // per-ply scratch, sized once, reused
   std::vector<std::vector<std::uint16_t>> m_order;
   PvTable<Move> m_pv;
   StopControl m_stop{Limits{}};

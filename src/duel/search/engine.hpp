@@ -227,6 +227,7 @@ class Engine {
                    std::vector<int>& scores) {
     scores.resize(moves.size());
     const Killers& k = m_killers[static_cast<std::size_t>(ply)];
+    const Move* counter = counter_at(ply);  // once per node, not per move
     for (std::size_t i = 0; i < moves.size(); ++i) {
       int score = 0;
       if (m_options.ordering) {
@@ -240,7 +241,7 @@ class Engine {
         }
         if (k.count > 0 && moves[i] == k.first) score += 40000;
         if (k.count > 1 && moves[i] == k.second) score += 39000;
-        if (const Move* c = counter_at(ply); c != nullptr && moves[i] == *c) score += 38000;
+        if (counter != nullptr && moves[i] == *counter) score += 38000;
         if constexpr (HasHistoryIndex<S>) {
           score += std::min(m_history[S::history_index(moves[i])], 30000);
         }

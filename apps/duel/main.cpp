@@ -3,37 +3,54 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common.hpp"
 
 namespace {
 
+// Every command by the name it is run with. Only the command named on the
+// command line is set up (its options built): seed 003's referee may give
+// `duel homework` 0.01 s of CPU for a whole run, and building every
+// command's options costs more start-up than the move itself.
+struct Entry {
+  const char* name;
+  duel::cli::Command (*add)(CLI::App&);
+};
+constexpr Entry kCommands[] = {
+    {"play", duel::cli::add_play},         {"search", duel::cli::add_search},
+    {"perft", duel::cli::add_perft},       {"solve", duel::cli::add_solve},
+    {"table", duel::cli::add_table},       {"arena", duel::cli::add_arena},
+    {"games", duel::cli::add_games},       {"bench", duel::cli::add_bench},
+    {"homework", duel::cli::add_homework}, {"calibrate", duel::cli::add_calibrate},
+    {"referee", duel::cli::add_referee},   {"uci", duel::cli::add_uci},
+    {"tune", duel::cli::add_tune},         {"serve", duel::cli::add_serve},
+    {"soak", duel::cli::add_soak},
+};
+
 int run(int argc, char** argv) {
   CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "duel 0.1.0");
-  std::vector<duel::cli::Command> commands = {
-      duel::cli::add_play(app),      duel::cli::add_search(app),  duel::cli::add_perft(app),
-      duel::cli::add_solve(app),     duel::cli::add_table(app),   duel::cli::add_arena(app),
-      duel::cli::add_games(app),     duel::cli::add_bench(app),   duel::cli::add_homework(app),
-      duel::cli::add_calibrate(app), duel::cli::add_referee(app), duel::cli::add_uci(app),
-      duel::cli::add_tune(app),      duel::cli::add_serve(app),   duel::cli::add_soak(app),
-  };
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  std::vector<duel::cli::Command> commands;
+  for (const auto& e : kCommands) {
+    if (first == e.name) commands.push_back(e.add(app));
+  }
+  if (argc == 1 || (commands.empty() && first.starts_with('-'))) {
+    for (const auto& e : kCommands) commands.push_back(e.add(app));  // for --help
+  }
   if (argc == 1) {
     std::cerr << app.help();
     return duel::cli::kBadInput;
   }
-  if (argv[1][0] != '-') {
+  if (commands.empty()) {
     std::string known;
-    bool found = false;
-    for (const auto& c : commands) {
-      known += (known.empty() ? "" : ", ") + c.app->get_name();
-      found = found || c.app->get_name() == argv[1];
-    }
-    if (!found) {
-      return duel::cli::bad_input(std::string("unknown command '") + argv[1] +
-                                  "' (known: " + known + ")");
-    }
+    for (const auto& e : kCommands) known += (known.empty() ? "" : ", ") + std::string(e.name);
+    return duel::cli::bad_input(std::string("unknown command '") + argv[1] + "' (known: " + known +
+                                ")");
   }
   try {
     app.parse(argc, argv);

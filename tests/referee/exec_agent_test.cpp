@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "duel/agents/exec_agent.hpp"
 #include "duel/arena/arena.hpp"
 #include "duel/core/file.hpp"
+#include "duel/games/checkers/protocol.hpp"
 #include "duel/registry/agents.hpp"
 
 namespace duel::agents {
@@ -124,17 +126,26 @@ TEST(ExecAgent, HostileProgramsLoseTheirGameWithTheReason) {
 }
 
 TEST(ExecAgent, TheGameClockRunsDownOverMoves) {
-  // 0.2 s of CPU for the whole game and a program that burns ~0.05 s a move
-  // before answering: it runs out after a few moves and loses on time.
+  // A program that burns ~0.05 s a move before answering, and a clock for
+  // the whole game of 3.5 times what one move costs it here (at least
+  // 0.2 s): it plays some moves, runs out and loses on time. The cost is
+  // measured first because the machine sets it: a sanitizer build's start
+  // alone took 0.36 s of CPU on one test machine and far less on another.
   Scratch s;
   const std::string agent =
       s.script("slow.sh",
                "end=$(( $(date +%s%N) + 50000000 )); while [ $(date +%s%N) -lt $end ]; do :; done\n"
                "exec " DUEL_BIN " homework --agent first\n");
-  const auto record = one_game("exec:cmd=" + agent + ",time=0.2", "random");
+  const std::string in =
+      games::checkers::protocol::input_text(games::checkers::protocol::Mode::Game, 100, State());
+  const auto one_move = test_support::run_program({agent}, "", {{"input.txt", in}});
+  ASSERT_EQ(one_move.status, 0) << one_move.err;
+  const double clock = std::max(0.2, 3.5 * one_move.cpu_seconds);
+  const auto record = one_game("exec:cmd=" + agent + ",time=" + std::to_string(clock), "random");
   EXPECT_EQ(record.ending, play::Ending::Abandoned) << record.reason;
   EXPECT_NE(record.reason.find("time"), std::string::npos) << record.reason;
-  EXPECT_GE(record.moves.size(), 2u) << "it played some moves first";
+  EXPECT_GE(record.moves.size(), 2u) << "it played some moves first; a move cost "
+                                     << one_move.cpu_seconds << " s, the clock " << clock;
 }
 
 }  // namespace

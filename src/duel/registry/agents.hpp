@@ -118,10 +118,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
-                                                "nmp", "lmr", "rfp", "ext", "asp", "lmp", "qtt",
-                                                "qsee", "osee", "cm", "soft", "seed"})
-                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine
+                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",  "nmp",
+                                          "lmr",   "rfp",  "ext",   "asp",  "lmp",  "qtt", "qsee",
+                                          "osee",  "cm",   "hg",    "iir",  "soft", "seed"})
+                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -134,19 +135,33 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!hash) return fail(hash.error());
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
-  // Selective search switches (on by default where the game has the hooks).
-  std::array<bool, 10> selective{};
-  const std::array<const char*, 10> kSelective = {"nmp", "lmr", "rfp",  "ext",  "asp",
-                                                  "lmp", "qtt", "qsee", "osee", "cm"};
-  const std::array<int, 10> kSelectiveDefault = {0, 0, 1, 1, 1,
-                                                 0, 0, 1, 0, 0};  // docs/engine.md: measured
-  for (std::size_t k = 0; k < kSelective.size(); ++k) {
-    const auto on = spec.integer(kSelective[k], kSelectiveDefault[k], 0, 1);
+  // Selective search and ordering switches, 0 or 1, each defaulting to
+  // EngineOptions' own (the measured choice, docs/engine.md).
+  struct Switch {
+    const char* key;
+    bool search::EngineOptions::*field;
+  };
+  using O = search::EngineOptions;
+  constexpr std::array<Switch, 12> kSwitches = {{{"nmp", &O::null_move},
+                                                 {"lmr", &O::reductions},
+                                                 {"rfp", &O::futility},
+                                                 {"ext", &O::extensions},
+                                                 {"asp", &O::aspiration},
+                                                 {"lmp", &O::late_pruning},
+                                                 {"qtt", &O::quiesce_table},
+                                                 {"qsee", &O::quiesce_see},
+                                                 {"osee", &O::order_see},
+                                                 {"cm", &O::countermove},
+                                                 {"hg", &O::history_gravity},
+                                                 {"iir", &O::iir}}};
+  O options;
+  for (const auto& sw : kSwitches) {
+    const auto on = spec.integer(sw.key, options.*sw.field ? 1 : 0, 0, 1);
     if (!on) return fail(on.error());
-    selective[k] = *on != 0;
+    options.*sw.field = *on != 0;
   }
   // The share of a timed move after which no new iteration starts.
-  const auto soft = spec.number("soft", search::EngineOptions{}.soft_time, 0.05, 1.0);
+  const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
@@ -160,18 +175,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.nodes = static_cast<std::uint64_t>(*nodes);
       // An engine with no limit at all would search to the end: give it a second.
       if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
+      settings.options = options;
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
       settings.options.quiescence = *qs != 0;
-      settings.options.null_move = selective[0];
-      settings.options.reductions = selective[1];
-      settings.options.futility = selective[2];
-      settings.options.extensions = selective[3];
-      settings.options.aspiration = selective[4];
-      settings.options.late_pruning = selective[5];
-      settings.options.quiesce_table = selective[6];
-      settings.options.quiesce_see = selective[7];
-      settings.options.order_see = selective[8];
-      settings.options.countermove = selective[9];
       settings.options.soft_time = *soft;
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);

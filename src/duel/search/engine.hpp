@@ -55,6 +55,15 @@ struct EngineOptions {
   // Move ordering: the move that last refuted the opponent's previous move
   // (its "countermove", HasHistoryIndex) is searched right after the killers.
   bool countermove = false;
+  // Move ordering: the history heuristic with gravity (a bonus to the quiet
+  // move that cut off and the same malus to the quiet moves tried before it,
+  // each scaled down as the entry nears its bound), and killers and history
+  // kept for quiet moves only where the game tells them apart (HasTactics).
+  bool history_gravity = false;
+  // Internal iterative reduction: a node at depth 4 or more with no move
+  // from the table is searched one ply shallower (it was likely never worth
+  // a search, and its next visit will have a move to try first).
+  bool iir = false;
 };
 
 template <GameState S, class H>
@@ -152,6 +161,7 @@ class Engine {
  private:
   static constexpr int kLmrSize = 64;
   static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
+  static constexpr int kHistoryMax = 16384;     // history gravity's bound (below the killers)
 
   // One iteration at the root: a full window, or where the game gives a
   // width, an aspiration window around the last value that widens (doubling)
@@ -243,7 +253,8 @@ class Engine {
         if (k.count > 1 && moves[i] == k.second) score += 39000;
         if (counter != nullptr && moves[i] == *counter) score += 38000;
         if constexpr (HasHistoryIndex<S>) {
-          score += std::min(m_history[S::history_index(moves[i])], 30000);
+          const int h = m_history[S::history_index(moves[i])];
+          score += m_options.history_gravity ? h : std::min(h, 30000);
         }
       }
       if (tt_move == i + 1) score = 1 << 30;
@@ -262,6 +273,38 @@ class Engine {
     return nullptr;
   }
 
+  // Whether the killers and the history learn from `m`: every move, or with
+  // history gravity only quiet ones (captures are ordered by their hint).
+  [[nodiscard]] bool learns_from(const S& s, const Move& m) const {
+    if constexpr (HasTactics<S>) {
+      if (m_options.history_gravity) return !s.is_tactical(m);
+    }
+    return true;
+  }
+
+  // History gravity: `bonus` (negative for a malus) moves the entry toward
+  // +-kHistoryMax by a share that shrinks as it gets there.
+  static void nudge_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
+
+  // A beta cut-off at `ply` by the move order[n]; order[0..n) were tried first.
+  void learn_cutoff(const S& s, const typename S::Moves& moves,
+                    const std::vector<std::uint16_t>& order, std::size_t n, int depth, int ply) {
+    const Move& m = moves[order[n]];
+    if (!m_options.history_gravity) {
+      record_cutoff(m, depth, ply);
+      return;
+    }
+    if (!learns_from(s, m)) return;
+    record_cutoff(m, depth, ply);
+    if constexpr (HasHistoryIndex<S>) {
+      const int bonus = std::min(16 * depth * depth, 1200);
+      for (std::size_t j = 0; j < n; ++j) {
+        const Move& tried = moves[order[j]];
+        if (learns_from(s, tried)) nudge_history(m_history[S::history_index(tried)], -bonus);
+      }
+    }
+  }
+
   void record_cutoff(const Move& m, int depth, int ply) {
     if constexpr (HasHistoryIndex<S>) {
       if (m_options.countermove && ply > 0) {
@@ -276,6 +319,10 @@ class Engine {
       k.count = static_cast<std::uint8_t>(std::min(2, k.count + 1));
     }
     if constexpr (HasHistoryIndex<S>) {
+      if (m_options.history_gravity) {
+        nudge_history(m_history[S::history_index(m)], std::min(16 * depth * depth, 1200));
+        return;
+      }
       // Bounded bonus, and halve the table before any entry can overflow.
       const int d = std::min(depth, 16);
       int& h = m_history[S::history_index(m)];
@@ -451,6 +498,10 @@ class Engine {
       // The root only takes the stored move: it must name a move of its own.
       if (const auto v = probe_table(key, depth, ply, ply > 0, alpha, beta, tt_move)) return *v;
     }
+    if (m_options.iir && depth >= 4 && tt_move == 0 && ply > 0) {
+      --depth;
+      ++m_inexact;
+    }
 
     // Step 3. Selective search (the chess family): prune a node whose
     // heuristic is far above beta near the horizon, or that stays above
@@ -565,7 +616,7 @@ class Engine {
           if (v >= beta) {
             ++m_stats.cutoffs;
             if (n == 0) ++m_stats.first_cutoffs;
-            if (m_options.ordering) record_cutoff(moves[i], depth, ply);
+            if (m_options.ordering) learn_cutoff(s, moves, order, n, depth, ply);
             break;
           }
         }

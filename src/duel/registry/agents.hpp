@@ -8,11 +8,13 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
-//          (also nmp, lmr = 1 to turn on null move, late move reductions;
-//          rfp, ext, asp = 0 to turn off reverse futility, check extension,
-//          aspiration windows; lmp, qtt = 1 to turn on late move pruning,
-//          the table in quiescence; soft=F the share of a timed move after
-//          which no new iteration starts; docs/engine.md)
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir to turn
+//          on null move, late move pruning, the table in quiescence, losing
+//          captures last, countermoves, history gravity, internal iterative
+//          reduction; lmr, rfp, ext, asp, qsee to turn off late move
+//          reductions, reverse futility, check extension, aspiration
+//          windows, exchange pruning in quiescence; soft=F the share of a
+//          timed move after which no new iteration starts; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;

@@ -61,14 +61,15 @@ RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
 
 TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   using S = games::minichess::GardnerState;
-  EXPECT_TRUE(
-      registry::make_agent<S>(
-          "engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,cm=1,hg=1,iir=1,soft=0.7")
-          .ok());
+  EXPECT_TRUE(registry::make_agent<S>("engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,"
+                                      "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,"
+                                      "soft=0.7")
+                  .ok());
   const std::pair<const char*, const char*> bad[] = {
       {"engine:nmp=2", "nmp"},    {"engine:soft=2", "soft"}, {"engine:lmr=x", "lmr"},
       {"engine:qsee=-1", "qsee"}, {"engine:osee=3", "osee"}, {"engine:cm=2", "cm"},
-      {"engine:hg=5", "hg"},      {"engine:iir=9", "iir"},   {"alphabeta:rfp=0", "rfp"}};
+      {"engine:hg=5", "hg"},      {"engine:iir=9", "iir"},   {"engine:fp=2", "fp"},
+      {"engine:sp=x", "sp"},      {"engine:rep=3", "rep"},   {"alphabeta:rfp=0", "rfp"}};
   for (const auto& [spec, says] : bad) {
     const auto a = registry::make_agent<S>(spec);
     ASSERT_FALSE(a.ok()) << spec;
@@ -76,7 +77,7 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
     EXPECT_EQ(a.error().find('\n'), std::string::npos) << a.error();
   }
   // Switched on, the engine still plays legal moves to a depth.
-  auto agent = registry::make_agent<S>("engine:depth=5,nmp=1,lmr=1");
+  auto agent = registry::make_agent<S>("engine:depth=5,nmp=1,lmr=1,fp=1,sp=1");
   ASSERT_TRUE(agent.ok());
   const S start;
   const auto m = (*agent)->choose(start, agents::MoveClock{});

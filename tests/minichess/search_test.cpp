@@ -17,7 +17,10 @@ constexpr search::EngineOptions kAllOn{.hash_mb = 4,
                                        .reductions = true,
                                        .futility = true,
                                        .extensions = true,
-                                       .aspiration = true};
+                                       .aspiration = true,
+                                       .move_futility = true,
+                                       .exchange_pruning = true,
+                                       .repetition_draw = true};
 
 // A fixed-depth search must end long before this many nodes: each of these
 // takes well under a million.
@@ -49,6 +52,37 @@ TEST(MinichessSearch, EveryRuleSetEndsAtDepthSeven) {
   expect_depth_search_ends<Comp472State>(std::string(Comp472::kStartFen), 7);
   expect_depth_search_ends<Cs3243State>(std::string(Cs3243::kStartFen), 7);
   expect_depth_search_ends<GardnerState>(std::string(Gardner::kStartFen), 7);
+}
+
+// `repetition_draw`: a position met again below the root is scored a draw.
+// White, a queen down, has shuffled its knight out and back while Black's
+// king did the same, so Nb1-a3 now repeats a position of the game: with the
+// switch on it is the best move and worth a draw; with it off the search
+// sees no draw within three plies (the rule needs a third occurrence).
+TEST(MinichessSearch, RepetitionBelowTheRootScoresADraw) {
+  auto state = GardnerState{}.from_text("3qk/5/5/5/KN3 w - - 0 1");
+  ASSERT_TRUE(state.ok()) << state.error();
+  GardnerState s = *state;
+  for (const char* text : {"b1a3", "e5e4", "a3b1", "e4e5"}) {
+    const auto m = s.parse_move(text);
+    ASSERT_TRUE(m.ok()) << text << ": " << m.error();
+    s = s.result(*m);
+  }
+  ASSERT_EQ(s.repetitions(), 1);
+  ASSERT_FALSE(s.is_terminal());
+  for (const bool on : {true, false}) {
+    search::EngineOptions options = kAllOn;
+    options.repetition_draw = on;
+    search::Engine<GardnerState, E2> engine(E2{}, options);
+    const auto out = engine.search(s, test_support::depth_limit(3));
+    ASSERT_TRUE(out.best.has_value());
+    if (on) {
+      EXPECT_EQ(out.value, kDraw);
+      EXPECT_EQ(s.move_text(*out.best), "b1a3");
+    } else {
+      EXPECT_LT(out.value, -200) << "a queen against a knight, and no draw in sight";
+    }
+  }
 }
 
 }  // namespace

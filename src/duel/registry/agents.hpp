@@ -8,13 +8,15 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
-//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir to turn
-//          on null move, late move pruning, the table in quiescence, losing
-//          captures last, countermoves, history gravity, internal iterative
-//          reduction; lmr, rfp, ext, asp, qsee to turn off late move
-//          reductions, reverse futility, check extension, aspiration
-//          windows, exchange pruning in quiescence; soft=F the share of a
-//          timed move after which no new iteration starts; docs/engine.md)
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, fp, sp,
+//          rep to turn on null move, late move pruning, the table in
+//          quiescence, losing captures last, countermoves, history gravity,
+//          internal iterative reduction, futility pruning of quiet moves,
+//          exchange pruning, a repetition in the tree scored a draw; lmr,
+//          rfp, ext, asp, qsee to turn off late move reductions, reverse
+//          futility, check extension, aspiration windows, exchange pruning in
+//          quiescence; soft=F the share of a timed move after which no new
+//          iteration starts; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
@@ -120,11 +122,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
 
   // Step 2. Searching agents: shared keys, then the heuristic by name.
   const bool is_engine = kind == "engine";
-  if (auto e = is_engine
-                   ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",  "nmp",
-                                          "lmr",   "rfp",  "ext",   "asp",  "lmp",  "qtt", "qsee",
-                                          "osee",  "cm",   "hg",    "iir",  "soft", "seed"})
-                   : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
+                                                "nmp",   "lmr",  "rfp",   "ext",  "asp",  "lmp",
+                                                "qtt",   "qsee", "osee",  "cm",   "hg",   "iir",
+                                                "fp",    "sp",   "rep",   "soft", "seed"})
+                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
   const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
@@ -144,7 +146,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 12> kSwitches = {{{"nmp", &O::null_move},
+  constexpr std::array<Switch, 15> kSwitches = {{{"nmp", &O::null_move},
                                                  {"lmr", &O::reductions},
                                                  {"rfp", &O::futility},
                                                  {"ext", &O::extensions},
@@ -155,7 +157,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"osee", &O::order_see},
                                                  {"cm", &O::countermove},
                                                  {"hg", &O::history_gravity},
-                                                 {"iir", &O::iir}}};
+                                                 {"iir", &O::iir},
+                                                 {"fp", &O::move_futility},
+                                                 {"sp", &O::exchange_pruning},
+                                                 {"rep", &O::repetition_draw}}};
   O options;
   for (const auto& sw : kSwitches) {
     const auto on = spec.integer(sw.key, options.*sw.field ? 1 : 0, 0, 1);

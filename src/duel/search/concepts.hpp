@@ -69,6 +69,14 @@ concept HasNullMove = requires(const S& s) {
   { s.null_move() } -> std::same_as<S>;
 };
 
+// Optional: a game with a repetition rule may say how many times the
+// current position occurred before in the game (since the last irreversible
+// move); the engine may then score a repetition inside its tree as a draw.
+template <class S>
+concept HasRepetition = requires(const S& s) {
+  { s.repetitions() } -> std::convertible_to<int>;
+};
+
 // Optional: a game whose payoffs are only a win, a loss or a draw (one
 // point) can say so; the engine then prunes lines that cannot beat a
 // shorter win already found (mate-distance pruning).

@@ -65,6 +65,17 @@ struct EngineOptions {
   // from the table is searched one ply shallower (it was likely never worth
   // a search, and its next visit will have a move to try first).
   bool iir = false;
+  // Futility pruning: near the horizon, away from the principal variation,
+  // a quiet move that gives no check is not searched when the heuristic
+  // here is so far below alpha that a quiet move is unlikely to make it up.
+  bool move_futility = false;
+  // Exchange pruning near the horizon, away from the principal variation: a
+  // move that loses more than a margin by static exchange (HasExchange) is
+  // not searched.
+  bool exchange_pruning = false;
+  // A position that occurred before (HasRepetition) is scored a draw below
+  // the root, as if the repetition would go on to the rule's draw.
+  bool repetition_draw = false;
 };
 
 template <GameState S, class H>
@@ -161,8 +172,10 @@ class Engine {
 
  private:
   static constexpr int kLmrSize = 64;
-  static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
-  static constexpr int kHistoryMax = 16384;     // history gravity's bound (below the killers)
+  static constexpr int kQuiesceCheckPlies = 8;   // quiescence plies that answer a check
+  static constexpr int kHistoryMax = 16384;      // history gravity's bound (below the killers)
+  static constexpr int kMoveFutilityDepth = 3;   // futility pruning of quiet moves up to here
+  static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
 
   // One iteration at the root: a full window, or where the game gives a
   // width, an aspiration window around the last value that widens (doubling)
@@ -286,6 +299,8 @@ class Engine {
   // History gravity: `bonus` (negative for a malus) moves the entry toward
   // +-kHistoryMax by a share that shrinks as it gets there.
   static void nudge_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
+  // The gravity bonus of a cut-off at `depth` (and the malus of the moves before it).
+  static int gravity_bonus(int depth) { return std::min(16 * depth * depth, 1200); }
 
   // A beta cut-off at `ply` by the move order[n]; order[0..n) were tried first.
   void learn_cutoff(const S& s, const typename S::Moves& moves,
@@ -298,7 +313,7 @@ class Engine {
     if (!learns_from(s, m)) return;
     record_cutoff(m, depth, ply);
     if constexpr (HasHistoryIndex<S>) {
-      const int bonus = std::min(16 * depth * depth, 1200);
+      const int bonus = gravity_bonus(depth);
       for (std::size_t j = 0; j < n; ++j) {
         const Move& tried = moves[order[j]];
         if (learns_from(s, tried)) nudge_history(m_history[S::history_index(tried)], -bonus);
@@ -321,7 +336,7 @@ class Engine {
     }
     if constexpr (HasHistoryIndex<S>) {
       if (m_options.history_gravity) {
-        nudge_history(m_history[S::history_index(m)], std::min(16 * depth * depth, 1200));
+        nudge_history(m_history[S::history_index(m)], gravity_bonus(depth));
         return;
       }
       // Bounded bonus, and halve the table before any entry can overflow.
@@ -468,6 +483,15 @@ class Engine {
       return for_player(terminal_value(s.utility(), ply), s.to_move());
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
+    if constexpr (HasRepetition<S>) {
+      // Not a proof: the side that repeated may still be able to avoid the
+      // rule's draw, so the subtree is inexact.
+      if (m_options.repetition_draw && ply > 0 && s.repetitions() > 0) {
+        ++m_stats.leaves;
+        ++m_inexact;
+        return kDraw;
+      }
+    }
     if constexpr (WinLossDraw<S>) {
       // Mate-distance pruning: no line from here can win faster than the
       // next ply or lose later than this one, so a window outside that
@@ -510,13 +534,18 @@ class Engine {
     // inexact. Never in check, never on the principal variation.
     [[maybe_unused]] bool in_check = false;
     [[maybe_unused]] const bool pv_node = beta - alpha > 1;
+    [[maybe_unused]] bool prunable = false;  // selective pruning may cut here
+    [[maybe_unused]] bool move_futility = false;
+    [[maybe_unused]] Value futility_margin = kInfinite;  // a ply's worth of heuristic
+    [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
     if constexpr (HasTactics<S>) {
       in_check = !s.may_stand_pat();
-      if (!pv_node && !in_check && ply > 0 && !is_proven(beta)) {
+      prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta);
+      if (prunable) {
         bool try_futility = false;
-        Value futility_margin = kInfinite;  // a heuristic this far above beta a ply stays above
         if constexpr (HasFutilityMargin<S>) {
           try_futility = m_options.futility && depth <= 3;
+          move_futility = m_options.move_futility && depth <= kMoveFutilityDepth;
           futility_margin = S::kFutilityMargin;
         }
         bool try_null = false;
@@ -524,8 +553,8 @@ class Engine {
           try_null =
               m_options.null_move && depth >= 3 && !m_null[static_cast<std::size_t>(ply - 1)];
         }
-        if (try_futility || try_null) {
-          const Value static_eval = estimate(s);
+        if (try_futility || try_null || move_futility) {
+          static_eval = estimate(s);
           if (try_futility && static_eval - futility_margin * depth >= beta) {
             ++m_inexact;
             ++m_stats.leaves;
@@ -584,6 +613,22 @@ class Engine {
             !s.is_tactical(moves[i]) && !is_proven(best)) {
           ++m_inexact;
           continue;
+        }
+        // Futility and exchange pruning: near the horizon, away from the
+        // principal variation, once a move has been searched.
+        if (prunable && n > 0 && !gives_check && !is_proven(best)) {
+          const bool quiet = !s.is_tactical(moves[i]);
+          if (move_futility && quiet && static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
+            ++m_inexact;
+            continue;
+          }
+          if constexpr (HasExchange<S>) {
+            if (m_options.exchange_pruning && depth <= kExchangePruneDepth &&
+                !s.see_ge(moves[i], quiet ? -25 * depth * depth : -100 * depth)) {
+              ++m_inexact;
+              continue;
+            }
+          }
         }
         if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
         if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check &&

@@ -2,8 +2,8 @@
 // correctness sweep of docs/RELIABILITY.md). On positions from
 // seeded random playouts:
 //   - with its selective parts off (no table, quiescence, futility, check
-//     extension, null move, reductions), the engine's fixed-depth value is
-//     minimax's at the same depth, with aspiration windows on and off;
+//     extension, null move, reductions, exchange pruning, repetition draws), the engine's
+//     fixed-depth value is minimax's at the same depth, with aspiration windows on and off;
 //   - near the end of a game, where minimax at that depth sees only terminal
 //     leaves (its value is exact), the engine as it plays (everything on,
 //     table included) also finds that exact value;
@@ -50,6 +50,9 @@ EngineOptions minimax_equivalent(bool aspiration) {
   o.late_pruning = false;
   o.quiesce_table = false;
   o.quiesce_see = false;
+  o.move_futility = false;
+  o.exchange_pruning = false;
+  o.repetition_draw = false;
   o.order_see = true;  // ordering only: the value must not move
   o.countermove = true;
   o.history_gravity = true;

@@ -139,7 +139,7 @@ Result<bool> Spec::flag(std::string_view key, bool fallback) const {
   return fail(fmt::format("{}: {}={} is not true or false", m_name, key, *text));
 }
 
-std::optional<Error> Spec::reject_unknown(std::initializer_list<std::string_view> known) const {
+std::optional<Error> Spec::reject_unknown(std::span<const std::string_view> known) const {
   for (const auto& [k, v] : m_entries) {
     bool found = false;
     for (auto q : known) found = found || q == k;

@@ -6,6 +6,7 @@
 // and every mistake in one gets the same precise one-line message.
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,8 +39,11 @@ class Spec {
                                            std::initializer_list<std::string_view> allowed) const;
   [[nodiscard]] Result<bool> flag(std::string_view key, bool fallback) const;
   // An error for the first key not in `known`, listing the known keys.
+  [[nodiscard]] std::optional<Error> reject_unknown(std::span<const std::string_view> known) const;
   [[nodiscard]] std::optional<Error> reject_unknown(
-      std::initializer_list<std::string_view> known) const;
+      std::initializer_list<std::string_view> known) const {
+    return reject_unknown(std::span<const std::string_view>(known.begin(), known.size()));
+  }
 
  private:
   std::string m_text;

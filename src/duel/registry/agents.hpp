@@ -24,6 +24,7 @@
 //   exec:cmd=COMMAND,protocol=csci561,time=SECONDS
 //                              a checkers agent program run through seed 003's
 //                              input.txt/output.txt (checkers only; docs/referee.md)
+#include <algorithm>
 #include <array>
 #include <iostream>
 #include <memory>
@@ -120,29 +121,12 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                     kind, kAgentKinds));
   }
 
-  // Step 2. Searching agents: shared keys, then the heuristic by name.
-  const bool is_engine = kind == "engine";
-  if (auto e = is_engine ? spec.reject_unknown({"depth", "time", "nodes", "eval", "hash", "qs",
-                                                "nmp",   "lmr",  "rfp",   "ext",  "asp",  "lmp",
-                                                "qtt",   "qsee", "osee",  "cm",   "hg",   "iir",
-                                                "fp",    "sp",   "rep",   "soft", "seed"})
-                         : spec.reject_unknown({"depth", "time", "eval", "seed"})) {
-    return *e;
-  }
-  const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
-  if (!depth) return fail(depth.error());
-  const auto time = spec.number("time", 0.0, 0.0, 1e6);
-  if (!time) return fail(time.error());
-  const auto nodes = spec.integer("nodes", 0, 0, 1LL << 50);
-  if (!nodes) return fail(nodes.error());
-  const auto hash = spec.integer("hash", 64, 1, 16384);
-  if (!hash) return fail(hash.error());
-  const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
-  if (!qs) return fail(qs.error());
-  // Selective search and ordering switches, 0 or 1, each defaulting to
-  // EngineOptions' own (the measured choice, docs/engine.md).
+  // Step 2. Searching agents: shared keys, then the heuristic by name. The
+  // engine's selective search and ordering switches, 0 or 1, each defaulting
+  // to EngineOptions' own (the measured choice, docs/engine.md); the table
+  // is also the list of keys the engine accepts besides its shared ones.
   struct Switch {
-    const char* key;
+    std::string_view key;
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
@@ -161,6 +145,28 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"fp", &O::move_futility},
                                                  {"sp", &O::exchange_pruning},
                                                  {"rep", &O::repetition_draw}}};
+  constexpr std::array<std::string_view, 8> kEngineKeys = {"depth", "time", "nodes", "eval",
+                                                           "hash",  "qs",   "soft",  "seed"};
+  const bool is_engine = kind == "engine";
+  if (is_engine) {
+    std::array<std::string_view, kEngineKeys.size() + kSwitches.size()> known{};
+    std::copy(kEngineKeys.begin(), kEngineKeys.end(), known.begin());
+    std::transform(kSwitches.begin(), kSwitches.end(), known.begin() + kEngineKeys.size(),
+                   [](const Switch& sw) { return sw.key; });
+    if (auto e = spec.reject_unknown(known)) return *e;
+  } else if (auto e = spec.reject_unknown({"depth", "time", "eval", "seed"})) {
+    return *e;
+  }
+  const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
+  if (!depth) return fail(depth.error());
+  const auto time = spec.number("time", 0.0, 0.0, 1e6);
+  if (!time) return fail(time.error());
+  const auto nodes = spec.integer("nodes", 0, 0, 1LL << 50);
+  if (!nodes) return fail(nodes.error());
+  const auto hash = spec.integer("hash", 64, 1, 16384);
+  if (!hash) return fail(hash.error());
+  const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
+  if (!qs) return fail(qs.error());
   O options;
   for (const auto& sw : kSwitches) {
     const auto on = spec.integer(sw.key, options.*sw.field ? 1 : 0, 0, 1);

@@ -608,18 +608,18 @@ class Engine {
       int reduction = 0;
       if constexpr (HasTactics<S>) {
         const bool gives_check = !child.may_stand_pat();
+        const bool quiet = !s.is_tactical(moves[i]);
         // Late move pruning: near the horizon, away from the principal
         // variation, quiet moves past the first 3 + depth^2 are not searched.
         if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
-            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check &&
-            !s.is_tactical(moves[i]) && !is_proven(best)) {
+            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check && quiet &&
+            !is_proven(best)) {
           ++m_inexact;
           continue;
         }
         // Futility and exchange pruning: near the horizon, away from the
         // principal variation, once a move has been searched.
         if (prunable && n > 0 && !gives_check && !is_proven(best)) {
-          const bool quiet = !s.is_tactical(moves[i]);
           if (move_futility && quiet && static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
             ++m_inexact;
             continue;
@@ -633,8 +633,7 @@ class Engine {
           }
         }
         if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
-        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check &&
-            !s.is_tactical(moves[i]) &&
+        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check && quiet &&
             !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
           reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
           if (beta - alpha > 1) --reduction;

@@ -52,6 +52,7 @@ struct Positions {
   int opening = 0;   // among the first --skip-plies plies
   int in_check = 0;  // the side to move's king attacked
   int tactical = 0;  // the move played was a capture or a promotion
+  int forfeits = 0;  // games lost by a timeout, an illegal move or giving up
   std::set<std::string> players;
 };
 
@@ -70,6 +71,18 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
   const double payoff = j["payoff"].get<double>();
   if (payoff != 1.0 && payoff != 0.0 && payoff != -1.0) {
     return fail(fmt::format("payoff {} is not 1, 0 or -1", payoff));
+  }
+  // A game lost by a timeout, an illegal move or an agent giving up (an
+  // engine that did not start, say) has a payoff that says nothing about
+  // its positions: left out whole. Endings by the rules, the turn limit or
+  // adjudication on the agents' scores are results of the play.
+  if (j.contains("ending")) {
+    if (!j["ending"].is_string()) return fail("\"ending\" is not text");
+    const std::string ending = j["ending"].get<std::string>();
+    if (ending == "timeout" || ending == "illegal-move" || ending == "abandoned") {
+      ++out.forfeits;
+      return true;
+    }
   }
   auto game = registry::make_game(j["game"].get<std::string>(), j["start"].get<std::string>());
   if (!game) return fail(game.error());
@@ -271,9 +284,10 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
     for (const auto& p : data.players) players += (players.empty() ? "" : ", ") + p;
     const std::string positions = fmt::format(
         "{} games, {} positions ({} to fit, {} held out); left out: {} opening, {} in check, {} "
-        "captures or promotions",
+        "captures or promotions{}",
         data.games, data.train.size() + data.validation.size(), data.train.size(),
-        data.validation.size(), data.opening, data.in_check, data.tactical);
+        data.validation.size(), data.opening, data.in_check, data.tactical,
+        data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
     const std::string errors = fmt::format(
         "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)", r.k,
         r.error_before, r.error_after, val_before, val_after, r.iterations);
@@ -302,6 +316,7 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
     if (o.json) {
       nlohmann::json j = {{"game", std::string(S::kName)},
                           {"games", data.games},
+                          {"forfeited_games", data.forfeits},
                           {"positions", data.train.size() + data.validation.size()},
                           {"fitted", data.train.size()},
                           {"held_out", data.validation.size()},

@@ -5,6 +5,8 @@
 // Whether the tuned e3 plays better is an arena question (docs/tuning.md).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -217,6 +219,27 @@ TEST(TuneCli, BadInputIsOneLine) {
                    {{"g.jsonl", R"({"game":"gardner","start":"5/5/5/5/5 w - - 0 1","moves":[]})"}});
   expect_bad_input("tune gardner --records g.jsonl --iterations 5", "no positions to tune on",
                    {{"g.jsonl", kGame}});
+}
+
+TEST(TuneCli, LeavesOutForfeitedGames) {
+  // The same game twice, once ended by the rules and once forfeited (an
+  // agent that gave up): only the first one's positions count.
+  std::string forfeit = kGame;
+  forfeit.insert(forfeit.size() - 1, R"(,"ending":"abandoned")");
+  const std::string played = R"({"ending":"rules",)" + kGame.substr(1);
+  const CliRun r = test_support::duel(
+      "tune gardner --records g.jsonl --skip-plies 0 --validation 0 --iterations 5 --json", "",
+      {{"g.jsonl", played + "\n" + forfeit + "\n"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["games"], 1) << r.out;
+  EXPECT_EQ(j["forfeited_games"], 1) << r.out;
+  EXPECT_EQ(j["positions"], 2) << r.out;  // the two quiet plies of the played game
+  std::string bad = kGame;
+  bad.insert(bad.size() - 1, R"(,"ending":7)");
+  expect_bad_input("tune gardner --records g.jsonl", "line 1: \"ending\" is not text",
+                   {{"g.jsonl", bad}});
 }
 
 TEST(TuneCli, WritesItsRuleSetsBlockAndKeepsTheOthers) {

@@ -2,6 +2,7 @@
 // results of recorded games (Texel's method, tune/texel.hpp) and writes them
 // as e3_weights.hpp (docs/tuning.md).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -35,6 +36,9 @@ struct TuneOptions {
   double l2 = 1e-8;
   int skip_plies = 4;
   int validation = 10;  // every validation-th game is held out (0 = none)
+  // The share of a position's target taken from the score its mover's search
+  // reported (the record's "value") instead of the game's result.
+  double score_weight = 0.0;
   bool json = false;
 };
 
@@ -53,8 +57,21 @@ struct Positions {
   int in_check = 0;  // the side to move's king attacked
   int tactical = 0;  // the move played was a capture or a promotion
   int forfeits = 0;  // games lost by a timeout, an illegal move or giving up
+  // Per fitted position, the mover's reported score in centipawns from
+  // White's view, or NaN where the record has none.
+  std::vector<double> train_scores;
   std::set<std::string> players;
 };
+
+// The score a move's search reported, in e2's centipawns from White's view
+// (a record's "value" is in points, kUnit Values each, and a centipawn is
+// kE0Scale / 100 Values: games/minichess/eval.hpp), clamped to +-2000 so
+// that a mate counts as a sure result; NaN for a move without a value.
+double reported_centipawns(const nlohmann::json& m) {
+  if (!m.contains("value") || !m["value"].is_number()) return std::nan("");
+  const double values = m["value"].get<double>() * static_cast<double>(kUnit);
+  return std::clamp(values * 100.0 / static_cast<double>(mc::kE0Scale), -2000.0, 2000.0);
+}
 
 // One game record (a line of `duel arena --records`): replays its moves
 // from its start and adds its quiet positions, labelled with its result.
@@ -121,6 +138,7 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
       const double scale = mc::e3::draw_scale(s);
       for (double& x : f) x *= scale;
       into.add(f, result);
+      if (!held_out) out.train_scores.push_back(reported_centipawns(m));
     }
     s = s.result(*move);
     ++ply;
@@ -227,8 +245,10 @@ Result<std::string> updated_header(const std::string& old, const std::string& na
 std::string command_line(const TuneOptions& o) {
   std::string c = "duel tune " + o.game;
   for (const auto& r : o.records) c += " --records " + r;
-  return c + fmt::format(" --iterations {} --rate {} --l2 {} --skip-plies {} --validation {}",
-                         o.iterations, o.rate, o.l2, o.skip_plies, o.validation);
+  c += fmt::format(" --iterations {} --rate {} --l2 {} --skip-plies {} --validation {}",
+                   o.iterations, o.rate, o.l2, o.skip_plies, o.validation);
+  if (o.score_weight > 0.0) c += fmt::format(" --score-weight {:g}", o.score_weight);
+  return c;
 }
 
 template <class S>
@@ -274,6 +294,21 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
     options.report = [&](int step, double error) {
       progress.tick(fmt::format("tune: step {} of {}, error {:.6f}", step, o.iterations, error));
     };
+    int scored = 0;
+    if (o.score_weight > 0.0) {
+      // The targets of the fitted positions become a blend of the result and
+      // the reported score through the same sigmoid, with K fitted to the
+      // results first and held. Held-out positions keep the bare results:
+      // their error measures the fit against what games decide.
+      options.k = tune::fit_scale(data.train, weights);
+      for (std::size_t i = 0; i < data.train.size(); ++i) {
+        const double cp = data.train_scores[i];
+        if (std::isnan(cp)) continue;
+        data.train.set_result(i, (1.0 - o.score_weight) * data.train.result(i) +
+                                     o.score_weight * tune::sigmoid(options.k * cp));
+        ++scored;
+      }
+    }
     const std::vector<double> before = weights;
     const tune::TexelReport r = tune::fit(data.train, weights, options);
     progress.done();
@@ -288,9 +323,16 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
         data.games, data.train.size() + data.validation.size(), data.train.size(),
         data.validation.size(), data.opening, data.in_check, data.tactical,
         data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
-    const std::string errors = fmt::format(
-        "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)", r.k,
-        r.error_before, r.error_after, val_before, val_after, r.iterations);
+    const std::string targets =
+        o.score_weight > 0.0
+            ? fmt::format("; targets: {:g} result + {:g} reported score for {} of {} fitted",
+                          1.0 - o.score_weight, o.score_weight, scored, data.train.size())
+            : "";
+    const std::string errors =
+        fmt::format(
+            "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)",
+            r.k, r.error_before, r.error_after, val_before, val_after, r.iterations) +
+        targets;
     const std::vector<std::string> about = {"Written by: " + command_line(o),
                                             "Data: " + positions + "; players: " + players,
                                             "Fit: " + errors};
@@ -326,6 +368,8 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
                           {"held_out_error_before", val_before},
                           {"held_out_error_after", val_after},
                           {"iterations", r.iterations},
+                          {"score_weight", o.score_weight},
+                          {"scored", scored},
                           {"weights", weights},
                           {"seconds", clock.seconds()}};
       std::cout << j.dump(2) << '\n';
@@ -364,6 +408,11 @@ Command add_tune(CLI::App& app) {
   sub->add_option("--validation", o->validation,
                   "Hold out every Nth game to measure the error on unseen games (0 = none)")
       ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  sub->add_option("--score-weight", o->score_weight,
+                  "Share of each fitted position's target taken from the score its mover's "
+                  "search reported (the record's value) instead of the game's result")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_flag("--json", o->json, "The summary and weights as one JSON document on stdout");
   return {sub,

@@ -242,6 +242,42 @@ TEST(TuneCli, LeavesOutForfeitedGames) {
                    {{"g.jsonl", bad}});
 }
 
+TEST(TuneCli, ScoreWeightBlendsTheReportedScoresIntoTheTargets) {
+  // Games of two searching engines (every move reports a value), tuned with
+  // the target's score share 0, 1 and 0.5 and no steps, so each error is the
+  // starting weights' against other targets.
+  std::string command =
+      "arena gardner --agent engine:depth=1 --agent engine:depth=1,eval=e1 --games 8 "
+      "--openings random:plies=6 --seed 5 --records g.jsonl --json >/dev/null";
+  for (const char* w : {"0", "1", "0.5"}) {
+    command += std::string(" && '" DUEL_BIN "' tune gardner --records g.jsonl --skip-plies 0 ") +
+               "--validation 0 --iterations 0 --json --score-weight " + w + " > w" + w + ".json";
+  }
+  const CliRun r = test_support::duel(command, "");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto parsed = [&](const std::string& name) {
+    return nlohmann::json::parse(r.files.count(name) != 0 ? r.files.at(name) : "", nullptr, false);
+  };
+  const auto results = parsed("w0.json");
+  const auto scores = parsed("w1.json");
+  const auto half = parsed("w0.5.json");
+  ASSERT_FALSE(results.is_discarded() || scores.is_discarded() || half.is_discarded());
+  EXPECT_EQ(results["scored"], 0);
+  EXPECT_GT(scores["scored"].get<int>(), 0);
+  EXPECT_EQ(scores["scored"], scores["fitted"]);
+  EXPECT_EQ(half["scored"], scores["scored"]);
+  // K is fitted to the results whatever the targets.
+  EXPECT_DOUBLE_EQ(results["k"].get<double>(), scores["k"].get<double>());
+  // The targets are linear in the weight, so the error at 0.5 is the mean of
+  // the errors at 0 and 1 less a quarter of mean((score - result)^2) > 0.
+  const double e0 = results["error_before"].get<double>();
+  const double e1 = scores["error_before"].get<double>();
+  EXPECT_NE(e0, e1);
+  EXPECT_LT(half["error_before"].get<double>(), (e0 + e1) / 2);
+  expect_bad_input("tune gardner --records g.jsonl --score-weight 1.5", "--score-weight",
+                   {{"g.jsonl", kGame}});
+}
+
 TEST(TuneCli, WritesItsRuleSetsBlockAndKeepsTheOthers) {
   // Random games make the data; --out names a header holding another rule
   // set's block, which must survive.

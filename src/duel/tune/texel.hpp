@@ -41,6 +41,8 @@ class Dataset {
   [[nodiscard]] std::size_t size() const noexcept { return m_result.size(); }
   [[nodiscard]] std::size_t features() const noexcept { return m_features; }
   [[nodiscard]] double result(std::size_t row) const noexcept { return m_result[row]; }
+  // Replaces a row's result (a blend of the game's result and a score, say).
+  void set_result(std::size_t row, double result) noexcept { m_result[row] = result; }
   [[nodiscard]] std::span<const Entry> row(std::size_t r) const noexcept {
     return {m_entries.data() + m_start[r], m_start[r + 1] - m_start[r]};
   }

@@ -39,6 +39,8 @@ struct TuneOptions {
   // The share of a position's target taken from the score its mover's search
   // reported (the record's "value") instead of the game's result.
   double score_weight = 0.0;
+  // Where the fit starts and the l2 pull points: e2's terms or this build's weights.
+  std::string start = "e2";
   bool json = false;
 };
 
@@ -248,6 +250,7 @@ std::string command_line(const TuneOptions& o) {
   c += fmt::format(" --iterations {} --rate {} --l2 {} --skip-plies {} --validation {}",
                    o.iterations, o.rate, o.l2, o.skip_plies, o.validation);
   if (o.score_weight > 0.0) c += fmt::format(" --score-weight {:g}", o.score_weight);
+  if (o.start != "e2") c += " --start " + o.start;
   return c;
 }
 
@@ -282,9 +285,12 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
       return bad_input(
           fmt::format("--records: no positions to tune on ({} games of {})", data.games, S::kName));
     }
-    // Step 5. Fit K to the starting weights (e2's terms), then the weights.
+    // Step 5. Fit K to the starting weights (e2's terms, or the weights in
+    // this build with --start tuned), then the weights.
     std::vector<double> weights;
-    for (const double w : mc::e3::start_weights<Rules>()) weights.push_back(w);
+    const mc::e3::Weights& start =
+        o.start == "tuned" ? mc::e3::tuned_weights<Rules>() : mc::e3::start_weights<Rules>();
+    for (const double w : start) weights.push_back(w);
     tune::TexelOptions options;
     options.iterations = o.iterations;
     options.learning_rate = o.rate;
@@ -413,6 +419,11 @@ Command add_tune(CLI::App& app) {
                   "Share of each fitted position's target taken from the score its mover's "
                   "search reported (the record's value) instead of the game's result")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub->add_option("--start", o->start,
+                  "Start the fit (and pull the weights) from e2's terms or from the weights "
+                  "this build plays")
+      ->check(CLI::IsMember({"e2", "tuned"}))
       ->capture_default_str();
   sub->add_flag("--json", o->json, "The summary and weights as one JSON document on stdout");
   return {sub,

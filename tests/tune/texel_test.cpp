@@ -242,7 +242,7 @@ TEST(TuneCli, LeavesOutForfeitedGames) {
                    {{"g.jsonl", bad}});
 }
 
-TEST(TuneCli, ScoreWeightBlendsTheReportedScoresIntoTheTargets) {
+TEST(TuneCli, ScoreWeightBlendsTheReportedScoresAndStartChoosesTheStart) {
   // Games of two searching engines (every move reports a value), tuned with
   // the target's score share 0, 1 and 0.5 and no steps, so each error is the
   // starting weights' against other targets.
@@ -253,6 +253,9 @@ TEST(TuneCli, ScoreWeightBlendsTheReportedScoresIntoTheTargets) {
     command += std::string(" && '" DUEL_BIN "' tune gardner --records g.jsonl --skip-plies 0 ") +
                "--validation 0 --iterations 0 --json --score-weight " + w + " > w" + w + ".json";
   }
+  command += " && '" DUEL_BIN
+             "' tune gardner --records g.jsonl --skip-plies 0 --validation 0 --iterations 0 "
+             "--json --start tuned > tuned.json";
   const CliRun r = test_support::duel(command, "");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto parsed = [&](const std::string& name) {
@@ -274,6 +277,11 @@ TEST(TuneCli, ScoreWeightBlendsTheReportedScoresIntoTheTargets) {
   const double e1 = scores["error_before"].get<double>();
   EXPECT_NE(e0, e1);
   EXPECT_LT(half["error_before"].get<double>(), (e0 + e1) / 2);
+  // --start tuned begins from the weights this build plays, not e2's terms.
+  const auto tuned = parsed("tuned.json");
+  ASSERT_FALSE(tuned.is_discarded());
+  EXPECT_NE(tuned["error_before"].get<double>(), e0);
+  expect_bad_input("tune gardner --records g.jsonl --start e9", "--start", {{"g.jsonl", kGame}});
   expect_bad_input("tune gardner --records g.jsonl --score-weight 1.5", "--score-weight",
                    {{"g.jsonl", kGame}});
 }

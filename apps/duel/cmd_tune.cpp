@@ -2,6 +2,7 @@
 // results of recorded games (Texel's method, tune/texel.hpp) and writes them
 // as e3_weights.hpp (docs/tuning.md).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "common.hpp"
 #include "duel/core/file.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
+#include "duel/play/match.hpp"
 #include "duel/tune/texel.hpp"
 
 namespace duel::cli {
@@ -98,7 +100,9 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
   if (j.contains("ending")) {
     if (!j["ending"].is_string()) return fail("\"ending\" is not text");
     const std::string ending = j["ending"].get<std::string>();
-    if (ending == "timeout" || ending == "illegal-move" || ending == "abandoned") {
+    using play::Ending;
+    if (std::ranges::any_of(std::array{Ending::Timeout, Ending::IllegalMove, Ending::Abandoned},
+                            [&](Ending e) { return ending == play::ending_name(e); })) {
       ++out.forfeits;
       return true;
     }

@@ -180,12 +180,15 @@ MatchOutput play_game(const py::object& game, const py::object& white, const py:
         agents::Agent<S>* first = kBlackFirst ? ba.get() : wa.get();
         agents::Agent<S>* second = kBlackFirst ? wa.get() : ba.get();
         play::MatchOptions options{timeout, static_cast<int>(max_turns)};
-        play::MoveObserver<S> observe;
-        if (!on_move.is_none()) {
-          observe = [&](const S& after, const play::MoveRecord<S>& m) {
-            calls.call([&] { on_move(State{registry::AnyGame(after)}, m.text); });
-          };
-        }
+        // A raised exception (on_move's, a Python agent's, Ctrl-C) ends the
+        // game before the next move instead of after the last one.
+        options.stop = calls.stop_flag();
+        // After every move: on_move if given, and Ctrl-C noticed either way.
+        const play::MoveObserver<S> observe = [&](const S& after, const play::MoveRecord<S>& m) {
+          calls.call([&] {
+            if (!on_move.is_none()) on_move(State{registry::AnyGame(after)}, m.text);
+          });
+        };
         {
           py::gil_scoped_release release;
           auto rec = play::play_match<S>(s, {first, second}, options, observe);
@@ -274,6 +277,7 @@ ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& age
         options.concurrency = static_cast<int>(concurrency);
         options.seed = seed;
         options.match = play::MatchOptions{timeout, static_cast<int>(max_turns)};
+        options.match.stop = calls.stop_flag();  // games under way end at their next move
         const arena::AgentFactory<S> factory = [&](int agent, std::uint64_t agent_seed) {
           return make<S>(args[static_cast<std::size_t>(agent)], agent_seed, calls, "--agent");
         };

@@ -4,6 +4,7 @@ refereed by Duel's match loop."""
 import json
 import random
 import threading
+import time
 
 import pytest
 
@@ -84,6 +85,23 @@ def test_exception_in_an_agent_propagates():
         duel.play("checkers", broken, "engine:depth=2")
     with pytest.raises(KeyError, match="my bug"):
         duel.arena("kcell:n=2,k=7", [broken, "first"], games=4, concurrency=2)
+
+
+def test_exception_in_on_move_stops_the_game_at_once():
+    """The game ends before the next move is asked for. Before, two spec
+    agents played on to the end of the game (here 0.25 s a move for tens of
+    moves) and the exception came after."""
+    calls = []
+
+    def on_move(state, move):
+        calls.append(move)
+        raise KeyError("stop here")
+
+    started = time.monotonic()
+    with pytest.raises(KeyError, match="stop here"):
+        duel.play("gardner", "engine:time=0.25", "engine:time=0.25", on_move=on_move)
+    assert len(calls) == 1
+    assert time.monotonic() - started < 2.0
 
 
 def test_python_agent_can_search():

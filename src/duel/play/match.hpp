@@ -6,6 +6,7 @@
 // agent (or a person closing the terminal) ends the game with a clear reason
 // and never loses the record.
 #include <array>
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -83,6 +84,9 @@ struct MatchOptions {
   double timeout = 0.0;  // seconds a move for programs; 0 = none (people are never timed)
   int max_turns = 0;     // turns (a move by each player); 0 = none
   Adjudication adjudication{};
+  // Set from outside (a Python caller whose callback raised, or Ctrl-C):
+  // the game ends before the next move is asked for, a draw by no rule.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 template <class S>
@@ -125,6 +129,12 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
       record.payoff = 0;
       record.ending = Ending::TurnLimit;
       record.reason = fmt::format("draw: {} turns played", options.max_turns);
+      break;
+    }
+    if (options.stop != nullptr && options.stop->load()) {
+      record.payoff = 0;
+      record.ending = Ending::Abandoned;
+      record.reason = "stopped from outside before the end";
       break;
     }
     // Step 2. Ask the agent to move, on the clock.

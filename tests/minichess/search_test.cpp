@@ -85,5 +85,32 @@ TEST(MinichessSearch, RepetitionBelowTheRootScoresADraw) {
   }
 }
 
+// `quiesce_checks`: quiescence's first ply also tries quiet checks. White's
+// only move is Ka1-b1 (b2 is covered by the a3 pawn); then the quiet Re5-e1
+// mates (a1 and c1 on the rook's rank, c2 next to Black's king). A depth-1
+// search reaches that reply only in quiescence: with the switch on it is a
+// loss in two plies, with it off Black merely stands a rook up.
+TEST(MinichessSearch, QuiescenceChecksFindAQuietMate) {
+  const auto state = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
+  ASSERT_TRUE(state.ok()) << state.error();
+  typename GardnerState::Moves moves;
+  state->actions(moves);
+  ASSERT_EQ(moves.size(), 1U);
+  for (const bool on : {true, false}) {
+    search::EngineOptions options = kAllOn;
+    options.quiesce_checks = on;
+    search::Engine<GardnerState, E2> engine(E2{}, options);
+    const auto out = engine.search(*state, test_support::depth_limit(1));
+    ASSERT_TRUE(out.best.has_value());
+    EXPECT_EQ(state->move_text(*out.best), "a1b1");
+    if (on) {
+      EXPECT_EQ(out.value, loss_in(2)) << "mated by Re1 two plies from here";
+    } else {
+      EXPECT_FALSE(is_proven(out.value)) << out.value;
+      EXPECT_LT(out.value, -200) << "a rook and a pawn against a pawn";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace duel::games::minichess

@@ -130,7 +130,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 15> kSwitches = {{{"nmp", &O::null_move},
+  constexpr std::array<Switch, 16> kSwitches = {{{"nmp", &O::null_move},
                                                  {"lmr", &O::reductions},
                                                  {"rfp", &O::futility},
                                                  {"ext", &O::extensions},
@@ -144,7 +144,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"iir", &O::iir},
                                                  {"fp", &O::move_futility},
                                                  {"sp", &O::exchange_pruning},
-                                                 {"rep", &O::repetition_draw}}};
+                                                 {"rep", &O::repetition_draw},
+                                                 {"qchk", &O::quiesce_checks}}};
   constexpr std::array<std::string_view, 8> kEngineKeys = {"depth", "time", "nodes", "eval",
                                                            "hash",  "qs",   "soft",  "seed"};
   const bool is_engine = kind == "engine";

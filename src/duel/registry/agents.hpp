@@ -8,10 +8,11 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
-//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep
-//          to turn on null move, late move pruning, the table in quiescence,
-//          losing captures last, countermoves, history gravity, internal
-//          iterative reduction, a repetition in the tree scored a draw; lmr,
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep,
+//          qchk to turn on null move, late move pruning, the table in
+//          quiescence, losing captures last, countermoves, history gravity,
+//          internal iterative reduction, a repetition in the tree scored a
+//          draw, quiet checks in quiescence; lmr,
 //          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
 //          reverse futility, futility pruning of quiet moves, exchange
 //          pruning, check extension, aspiration windows, exchange pruning in

@@ -40,8 +40,14 @@ class PythonAgent final : public agents::Agent<S> {
     m_fn = fn;
   }
   ~PythonAgent() override {
-    py::gil_scoped_acquire gil;
-    m_fn = py::object();
+    try {
+      py::gil_scoped_acquire gil;
+      m_fn = py::object();
+    } catch (...) {
+      // No GIL to be had (the interpreter is going away): the reference is
+      // dropped without a decrement rather than touched without the lock.
+      (void)m_fn.release();
+    }
   }
   PythonAgent(const PythonAgent&) = delete;
   PythonAgent& operator=(const PythonAgent&) = delete;

@@ -110,10 +110,10 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
   std::array<int, 2> quiet_run{};
   std::array<int, 2> lost_run{};
   const Adjudication& adj = options.adjudication;
-  const auto lose = [&](Player loser, Ending ending, std::string reason) {
+  const auto lose = [&](Player loser, Ending ending, const std::string& reason) {
     record.payoff = loser == Player::First ? -1 : 1;
     record.ending = ending;
-    record.reason = std::move(reason);
+    record.reason = reason;
   };
   while (true) {
     // Step 1. The game's own end, or the turn limit.

@@ -98,8 +98,7 @@ class Engine {
         m_tt(std::max<std::size_t>(options.hash_mb, 1)),
         m_killers(static_cast<std::size_t>(kMaxPly) + 1),
         m_scores(static_cast<std::size_t>(kMaxPly) + 1),
-        m_order(static_cast<std::size_t>(kMaxPly) + 1),
-        m_check_only(static_cast<std::size_t>(kMaxPly) + 1) {
+        m_order(static_cast<std::size_t>(kMaxPly) + 1) {
     if constexpr (HasHistoryIndex<S>) {
       m_history.assign(S::kHistorySize, 0);
       m_counter.assign(S::kHistorySize, std::nullopt);
@@ -449,18 +448,14 @@ class Engine {
     order.clear();
     // Quiet moves that may give check (known once made): searched last.
     const bool checks = stand && m_options.quiesce_checks && qply == 0;
-    std::vector<bool>& check_only = m_check_only[static_cast<std::size_t>(ply)];
-    check_only.assign(moves.size(), false);
     for (std::size_t i = 0; i < moves.size(); ++i) {
-      if (stand && !s.is_tactical(moves[i])) {
-        if (!checks) continue;
-        check_only[i] = true;
-      }
+      const bool quiet = stand && !s.is_tactical(moves[i]);
+      if (quiet && !checks) continue;
       if constexpr (HasExchange<S>) {
         if (stand && m_options.quiesce_see && !s.see_ge(moves[i], 0)) continue;
       }
       if constexpr (HasOrderHint<S>) scores[i] = s.order_hint(moves[i]);
-      if (check_only[i]) scores[i] = -(1 << 20);
+      if (quiet) scores[i] = -(1 << 20);
       if (tt_move == i + 1) scores[i] = 1 << 30;
       order.push_back(static_cast<std::uint16_t>(i));
     }
@@ -469,7 +464,8 @@ class Engine {
       pick_next(order, scores, n);
       const auto& m = moves[order[n]];
       const S child = s.result(m);
-      if (check_only[order[n]] && child.may_stand_pat()) continue;
+      // A quiet move is here only to give check.
+      if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
       const Value v = -quiesce(child, ply + 1, -beta, -alpha, qply + 1);
       if (m_stop.stopped()) return 0;
       if (v > best) {
@@ -707,7 +703,6 @@ class Engine {
   std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p
   std::vector<std::vector<int>> m_scores;         // per-ply scratch, sized once, reused
   std::vector<std::vector<std::uint16_t>> m_order;
-  std::vector<std::vector<bool>> m_check_only;  // quiescence: quiet moves kept only if they check
   PvTable<Move> m_pv;
   StopControl m_stop{Limits{}};
   SearchStats m_stats;

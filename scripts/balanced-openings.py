@@ -14,62 +14,9 @@ Usage: scripts/balanced-openings.py [--variant gardner] [--count 50]
 """
 import argparse
 import random
-import subprocess
 import sys
 
-FAIRY = "/usr/games/fairy-stockfish"
-
-
-class Engine:
-    def __init__(self, variant: str, variants: str | None):
-        self.p = subprocess.Popen([FAIRY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        if variants:
-            self.send(f"setoption name VariantPath value {variants}")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line: str) -> None:
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, prefix: str) -> list[str]:
-        lines = []
-        for line in self.p.stdout:
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError("fairy-stockfish stopped")
-
-    def moves(self, history: list[str]) -> list[str]:
-        self.send("position startpos moves " + " ".join(history))
-        self.send("go perft 1")
-        out = self.wait("Nodes searched")
-        return sorted(line.split(":")[0] for line in out if ":" in line and "Nodes" not in line)
-
-    def fen(self, history: list[str]) -> str:
-        self.send("position startpos moves " + " ".join(history))
-        self.send("d")
-        out = self.wait("Checkers")
-        return next(line[5:] for line in out if line.startswith("Fen: "))
-
-    def score(self, history: list[str], depth: int) -> int | None:
-        self.send("position startpos moves " + " ".join(history))
-        self.send(f"go depth {depth}")
-        out = self.wait("bestmove")
-        last = [line for line in out if " score " in line]
-        if not last:
-            return None
-        words = last[-1].split()
-        kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
-        return value if kind == "cp" else None  # a mate is not balanced
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=5)
+from fairy_uci import FAIRY, Fairy
 
 
 def main() -> int:
@@ -83,7 +30,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     try:
-        engine = Engine(args.variant, args.variants)
+        engine = Fairy(args.variant, args.variants)
     except FileNotFoundError:
         print(f"error: {FAIRY} is not installed (apt-get install fairy-stockfish)", file=sys.stderr)
         return 2
@@ -107,8 +54,11 @@ def main() -> int:
         key = " ".join(fen.split()[:2])
         if key in seen:
             continue
-        cp = engine.score(history, args.depth)
-        if cp is None or abs(cp) > args.margin:
+        score = engine.score(history, args.depth)
+        if score is None or score[0] != "cp":  # a mate is not balanced
+            continue
+        cp = score[1]
+        if abs(cp) > args.margin:
             continue
         seen.add(key)
         kept += 1

@@ -42,7 +42,8 @@ import os
 import subprocess
 import sys
 
-FAIRY = "/usr/games/fairy-stockfish"
+from fairy_uci import FAIRY, Fairy
+
 MATE = 30000
 
 
@@ -52,66 +53,32 @@ def die(message: str) -> None:
     sys.exit(2)
 
 
-class Fairy:
-    """One Fairy-Stockfish process speaking UCI."""
+def centipawns(fairy: Fairy, start: str, moves: list[str], depth: int,
+               only: str | None = None) -> int:
+    """Fairy-Stockfish's score in centipawns, a mate as MATE less its distance."""
+    score = fairy.score(moves, depth, start, only)
+    if score is None:
+        return 0
+    kind, v = score
+    if kind == "mate":
+        return (MATE - abs(v)) * (1 if v > 0 else -1)
+    return v
 
-    def __init__(self, variant: str):
-        self.p = subprocess.Popen([FAIRY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("setoption name Hash value 64")
-        self.send("isready")
-        self.wait("readyok")
 
-    def send(self, line: str) -> None:
-        self.p.stdin.write(line + "\n")
+def load_json_lines(path: str, what: str) -> list:
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, json.JSONDecodeError) as e:
+        die(f"{what} {path}: {e}")
 
-    def wait(self, token: str) -> str:
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                die(f"{FAIRY} ended unexpectedly")
-            if line.startswith(token):
-                return line
 
-    def position(self, start: str, moves: list[str]) -> None:
-        self.send(f"position fen {start}" + (" moves " + " ".join(moves) if moves else ""))
-
-    def fen(self, start: str, moves: list[str]) -> str:
-        self.position(start, moves)
-        self.send("d")
-        fen = ""
-        while True:
-            line = self.p.stdout.readline()
-            if line.startswith("Fen:"):
-                fen = line.split(":", 1)[1].strip()
-            if line.startswith("Checkers:"):
-                return fen
-
-    def score(self, start: str, moves: list[str], depth: int, move: str | None = None) -> int:
-        """The side to move's score at `depth`, of `move` alone when given."""
-        self.position(start, moves)
-        self.send(f"go depth {depth}" + (f" searchmoves {move}" if move else ""))
-        last = None
-        while True:
-            t = self.wait("").split()
-            if t and t[0] == "info" and "score" in t:
-                i = t.index("score")
-                last = (t[i + 1], int(t[i + 2]))
-            if t and t[0] == "bestmove":
-                break
-        if last is None:
-            return 0
-        kind, v = last
-        if kind == "mate":
-            return (MATE - abs(v)) * (1 if v > 0 else -1)
-        return v
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait()
+def load_json(path: str, what: str):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        die(f"{what} {path}: {e}")
 
 
 def duel_side(record: dict) -> int | None:
@@ -124,35 +91,40 @@ def duel_side(record: dict) -> int | None:
 def cmd_positions(args) -> None:
     if not os.access(FAIRY, os.X_OK):
         die(f"{FAIRY} is missing (apt-get install fairy-stockfish)")
-    fairy = Fairy(args.variant)
+    games = [g for path in args.records for g in load_json_lines(path, "--records")]
+    fairy = Fairy(args.variant, hash_mb=64)
     out = open(args.out, "w")
     kept = 0
-    for path in args.records:
-        for line in open(path):
-            g = json.loads(line)
-            side = duel_side(g)
-            if side is None:
+    for g in games:
+        if not isinstance(g, dict) or not all(k in g for k in ("players", "payoff", "start", "moves")):
+            die("--records: a line is not a `duel arena --records` game")
+        side = duel_side(g)
+        if side is None:
+            continue
+        payoff = g["payoff"] if side == 1 else -g["payoff"]
+        if payoff >= 0:
+            continue
+        played = [m["move"] for m in g["moves"]]
+        for k, m in enumerate(g["moves"]):
+            if m["player"] != side:
                 continue
-            payoff = g["payoff"] if side == 1 else -g["payoff"]
-            if payoff >= 0:
+            best = centipawns(fairy, g["start"], played[:k], args.depth)
+            if abs(best) >= args.window:
                 continue
-            played = [m["move"] for m in g["moves"]]
-            for k, m in enumerate(g["moves"]):
-                if m["player"] != side:
-                    continue
-                best = fairy.score(g["start"], played[:k], args.depth)
-                if abs(best) >= args.window:
-                    continue
-                out.write(json.dumps({"start": g["start"], "moves": played[:k],
-                                      "fen": fairy.fen(g["start"], played[:k]),
-                                      "best": best, "played": played[k]}) + "\n")
-                kept += 1
+            out.write(json.dumps({"start": g["start"], "moves": played[:k],
+                                  "fen": fairy.fen(played[:k], g["start"]),
+                                  "best": best, "played": played[k]}) + "\n")
+            kept += 1
     fairy.close()
+    out.close()
     print(f"{kept} positions written to {args.out}")
 
 
 def choose(duel: str, game: str, spec: str, fen: str) -> str:
-    r = subprocess.run([duel, "play", game, "--state", fen, "-1", spec, "-2", spec,
+    # The spec plays the side to move; the other side ("first", no search)
+    # only ends the turn.
+    white, black = (spec, "first") if fen.split()[1] == "w" else ("first", spec)
+    r = subprocess.run([duel, "play", game, "--state", fen, "--white", white, "--black", black,
                         "--max-turns", "1", "--json", "-q"], capture_output=True, text=True)
     if r.returncode != 0:
         die(f"duel play failed: {r.stderr.strip()}")
@@ -167,8 +139,8 @@ def judge_part(args, positions: list[dict], cache: dict) -> tuple[list[int], dic
         move = choose(args.duel, args.variant, args.spec, p["fen"])
         key = f"{p['fen']}|{move}"
         if key not in cache and key not in new:
-            fairy = fairy or Fairy(args.variant)
-            new[key] = fairy.score(p["start"], p["moves"], args.depth, move)
+            fairy = fairy or Fairy(args.variant, hash_mb=64)
+            new[key] = centipawns(fairy, p["start"], p["moves"], args.depth, move)
         got = cache.get(key, new.get(key))
         losses.append(min(args.cap, max(0, p["best"] - got)))
     if fairy:
@@ -181,11 +153,16 @@ def cmd_score(args) -> None:
         die(f"--duel {args.duel}: no such program (build Duel first)")
     if not os.access(FAIRY, os.X_OK):
         die(f"{FAIRY} is missing (apt-get install fairy-stockfish)")
-    try:
-        positions = [json.loads(line) for line in open(args.positions)]
-    except (OSError, json.JSONDecodeError) as e:
-        die(f"--positions {args.positions}: {e}")
-    cache = json.load(open(args.cache)) if os.path.exists(args.cache) else {}
+    if args.jobs < 1:
+        die(f"--jobs {args.jobs}: give at least 1")
+    positions = load_json_lines(args.positions, "--positions")
+    if not positions:
+        die(f"--positions {args.positions}: no positions")
+    keys = ("start", "moves", "fen", "best")
+    if not all(isinstance(p, dict) and all(k in p for k in keys) for p in positions):
+        die(f"--positions {args.positions}: a line is not a position of `fs-judge.py positions`")
+    choose(args.duel, args.variant, args.spec, positions[0]["fen"])  # a bad spec fails here, once
+    cache = load_json(args.cache, "--cache") if os.path.exists(args.cache) else {}
     parts = [positions[i::args.jobs] for i in range(args.jobs)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda part: judge_part(args, part, cache), parts))
@@ -206,7 +183,7 @@ def cmd_score(args) -> None:
         with open(args.out, "w") as f:
             json.dump(ordered, f)
     if args.against:
-        base = json.load(open(args.against))
+        base = load_json(args.against, "--against")
         if len(base) != len(ordered):
             die(f"{args.against} has {len(base)} positions, not {len(ordered)}")
         d = [x - y for x, y in zip(ordered, base)]
@@ -238,10 +215,13 @@ def main() -> None:
     s.add_argument("--out")
     s.add_argument("--against")
     args = ap.parse_args()
-    if args.cmd == "positions":
-        cmd_positions(args)
-    else:
-        cmd_score(args)
+    try:
+        if args.cmd == "positions":
+            cmd_positions(args)
+        else:
+            cmd_score(args)
+    except RuntimeError as e:  # Fairy-Stockfish stopped answering
+        die(str(e))
 
 
 if __name__ == "__main__":

@@ -68,13 +68,12 @@ struct Positions {
 };
 
 // The score a move's search reported, in e2's centipawns from White's view
-// (a record's "value" is in points, kUnit Values each, and a centipawn is
-// kE0Scale / 100 Values: games/minichess/eval.hpp), clamped to +-2000 so
+// (a record's "value" is in points, kUnit Values each), clamped to +-2000 so
 // that a mate counts as a sure result; NaN for a move without a value.
 double reported_centipawns(const nlohmann::json& m) {
   if (!m.contains("value") || !m["value"].is_number()) return std::nan("");
   const double values = m["value"].get<double>() * static_cast<double>(kUnit);
-  return std::clamp(values * 100.0 / static_cast<double>(mc::kE0Scale), -2000.0, 2000.0);
+  return std::clamp(mc::to_centipawns(values), -2000.0, 2000.0);
 }
 
 // One game record (a line of `duel arena --records`): replays its moves

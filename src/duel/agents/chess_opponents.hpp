@@ -186,7 +186,7 @@ class Minimax4Agent final : public Agent<S> {
   [[nodiscard]] static Value report_value(int score) noexcept {
     if (score >= kWin - kMaxPly) return win_in(kWin - score);
     if (score <= -(kWin - kMaxPly)) return loss_in(kWin + score);
-    return static_cast<Value>(score) * games::minichess::kE0Scale / 100;
+    return games::minichess::from_centipawns(score);
   }
 
   // The score, for the side to move in the state before it, of a move with

@@ -191,8 +191,7 @@ std::optional<Value> uci_score(const UciInfo& info) {
     return n > 0 ? win_in(capped) : loss_in(capped);
   }
   if (info.cp) {
-    const double v = std::round(static_cast<double>(*info.cp) * games::minichess::kE0Scale / 100.0);
-    return search::clamp_estimate(static_cast<Value>(v));
+    return search::clamp_estimate(games::minichess::from_centipawns(*info.cp));
   }
   return std::nullopt;
 }

@@ -49,7 +49,7 @@ template <class S>
     const int plies = plies_to_end(own);
     score = own > 0 ? fmt::format("+M{}", (plies + 1) / 2) : fmt::format("-M{}", plies / 2);
   } else {
-    score = fmt::format("{:+.2f}", static_cast<double>(own) / games::minichess::kE0Scale);
+    score = fmt::format("{:+.2f}", games::minichess::to_pawns(own));
   }
   return fmt::format("{}/{} {:.2f}s", score, m.report->depth, m.seconds);
 }

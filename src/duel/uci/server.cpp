@@ -257,7 +257,7 @@ std::string score_text(Value v) {
     const int plies = plies_to_end(v);
     return fmt::format("mate {}", v > 0 ? (plies + 1) / 2 : -(plies / 2));
   }
-  return fmt::format("cp {}", static_cast<long long>(v) * 100 / mc::kE0Scale);
+  return fmt::format("cp {}", static_cast<long long>(mc::to_centipawns(v)));
 }
 
 struct Server::Impl {

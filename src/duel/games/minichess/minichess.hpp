@@ -160,6 +160,23 @@ inline constexpr std::array<int, kPieceTypes> kE0Values = {1, 3, 3, 5, 9, 999};
 // the same scale, so the scores of all three print alike (in pawns).
 inline constexpr Value kE0Scale = 50;
 
+// The scale in the units people read: a centipawn is kE0Scale / 100
+// Values. Every boundary that prints or reads centipawns or pawns (UCI
+// scores both ways, PGN comments, the tuner's reported scores) converts
+// here, so the scale is written once. Values come in as double: records
+// hold them as fractions of a point.
+[[nodiscard]] constexpr double to_centipawns(double values) noexcept {
+  return values * 100.0 / kE0Scale;
+}
+[[nodiscard]] constexpr double to_pawns(double values) noexcept {
+  return values / kE0Scale;
+}
+// Rounded to the nearest Value (halves away from zero); the caller clamps.
+[[nodiscard]] constexpr Value from_centipawns(double cp) noexcept {
+  const double v = cp * kE0Scale / 100.0;
+  return static_cast<Value>(v < 0 ? v - 0.5 : v + 0.5);
+}
+
 // Heuristic `e0`: seed 004's material count (#P + 3#B + 3#N + 9#Q + 999#K)
 // for White minus the same for Black, times kE0Scale.
 struct E0 {

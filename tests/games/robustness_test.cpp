@@ -63,14 +63,24 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   using S = games::minichess::GardnerState;
   EXPECT_TRUE(registry::make_agent<S>("engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,"
                                       "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,"
-                                      "soft=0.7")
+                                      "soft=0.7,contempt=-25")
                   .ok());
-  const std::pair<const char*, const char*> bad[] = {
-      {"engine:nmp=2", "nmp"},    {"engine:soft=2", "soft"}, {"engine:lmr=x", "lmr"},
-      {"engine:qsee=-1", "qsee"}, {"engine:osee=3", "osee"}, {"engine:cm=2", "cm"},
-      {"engine:hg=5", "hg"},      {"engine:iir=9", "iir"},   {"engine:fp=2", "fp"},
-      {"engine:sp=x", "sp"},      {"engine:rep=3", "rep"},   {"engine:qchk=2", "qchk"},
-      {"alphabeta:rfp=0", "rfp"}};
+  const std::pair<const char*, const char*> bad[] = {{"engine:nmp=2", "nmp"},
+                                                     {"engine:soft=2", "soft"},
+                                                     {"engine:lmr=x", "lmr"},
+                                                     {"engine:qsee=-1", "qsee"},
+                                                     {"engine:osee=3", "osee"},
+                                                     {"engine:cm=2", "cm"},
+                                                     {"engine:hg=5", "hg"},
+                                                     {"engine:iir=9", "iir"},
+                                                     {"engine:fp=2", "fp"},
+                                                     {"engine:sp=x", "sp"},
+                                                     {"engine:rep=3", "rep"},
+                                                     {"engine:qchk=2", "qchk"},
+                                                     {"engine:contempt=1001", "contempt"},
+                                                     {"engine:contempt=x", "contempt"},
+                                                     {"alphabeta:rfp=0", "rfp"},
+                                                     {"alphabeta:contempt=5", "contempt"}};
   for (const auto& [spec, says] : bad) {
     const auto a = registry::make_agent<S>(spec);
     ASSERT_FALSE(a.ok()) << spec;

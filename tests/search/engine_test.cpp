@@ -133,6 +133,50 @@ RC_GTEST_PROP(EngineSearch, FixedDepthMatchesAlphabeta, ()) {
   }
 }
 
+// Minimax in First's view where a draw is worth `draw` (First's view too):
+// contempt is a constant from the root side's view, so it is one in
+// First's as well.
+template <class S>
+Value contempt_oracle(const S& s, Value draw, int ply = 0) {
+  if (s.is_terminal()) return s.utility() == 0 ? draw : terminal_value(s.utility(), ply);
+  typename S::Moves moves;
+  s.actions(moves);
+  const bool max_turn = s.to_move() == Player::First;
+  Value best = max_turn ? -kInfinite : kInfinite;
+  for (const auto& m : moves) {
+    const Value v = contempt_oracle(s.result(m), draw, ply + 1);
+    best = max_turn ? std::max(v, best) : std::min(v, best);
+  }
+  return best;
+}
+
+// Contempt: a draw is worth `contempt` to the side to move at the root and
+// the negation to the other, at every depth of the tree (the sign is the
+// root side's, not the mover's). Searched to the bottom of the tree, so
+// the heuristic never answers and only the draws' worth changes the value.
+RC_GTEST_PROP(EngineSearch, ContemptScoresDrawsForTheRootSide, ()) {
+  const TreeShape shape = any_tree_shape();
+  const Value contempt = *rc::gen::inRange(-3 * kUnit / 4, 3 * kUnit / 4);
+  RC_LOG() << "contempt=" << contempt << "\n";
+  const SyntheticTree root(shape);
+  const Value draw = for_player(contempt, root.to_move());
+  for (auto options : kOptions) {
+    options.contempt = contempt;
+    Engine<SyntheticTree, KeyHeuristic> engine(KeyHeuristic{}, options);
+    const auto r = engine.search(root, depth_limit(shape.max_depth + 1));
+    RC_ASSERT(r.complete);
+    RC_ASSERT(r.value == contempt_oracle(root, draw));
+    RC_ASSERT(contempt_oracle(root.result(*r.best), draw, 1) == r.value);
+    // The same engine, now for the other side: its draws change sign, so
+    // what the table learned for the first side must not answer.
+    const SyntheticTree next = root.result(*r.best);
+    if (next.is_terminal()) continue;
+    // To the bottom again, at the depths the first search stored there.
+    const auto r2 = engine.search(next, depth_limit(shape.max_depth));
+    RC_ASSERT(r2.value == contempt_oracle(next, for_player(contempt, next.to_move())));
+  }
+}
+
 RC_GTEST_PROP(EngineSearch, NoLimitsGivesExactMinimaxValue, ()) {
   const TreeShape shape = any_tree_shape();
   const KeyHeuristic eval = any_heuristic();

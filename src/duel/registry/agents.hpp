@@ -17,7 +17,8 @@
 //          reverse futility, futility pruning of quiet moves, exchange
 //          pruning, check extension, aspiration windows, exchange pruning in
 //          quiescence; soft=F the share of a timed move after which no new
-//          iteration starts; docs/engine.md)
+//          iteration starts; contempt=V what a draw is worth to the engine's
+//          side, -1000..1000 in its heuristic's units; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
@@ -147,8 +148,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"sp", &O::exchange_pruning},
                                                  {"rep", &O::repetition_draw},
                                                  {"qchk", &O::quiesce_checks}}};
-  constexpr std::array<std::string_view, 8> kEngineKeys = {"depth", "time", "nodes", "eval",
-                                                           "hash",  "qs",   "soft",  "seed"};
+  constexpr std::array<std::string_view, 9> kEngineKeys = {
+      "depth", "time", "nodes", "eval", "hash", "qs", "soft", "seed", "contempt"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
     std::array<std::string_view, kEngineKeys.size() + kSwitches.size()> known{};
@@ -178,6 +179,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   // The share of a timed move after which no new iteration starts.
   const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());
+  // What a draw is worth to the engine's side, in its heuristic's units.
+  const auto contempt = spec.integer("contempt", 0, -1000, 1000);
+  if (!contempt) return fail(contempt.error());
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
   AgentPtr agent;
@@ -194,6 +198,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
       settings.options.quiescence = *qs != 0;
       settings.options.soft_time = *soft;
+      settings.options.contempt = static_cast<Value>(*contempt);
       settings.options.prefault = true;  // page faults before the game, not on a move's clock
       agent = std::make_unique<agents::EngineAgent<S, H>>(std::move(heuristic), settings);
     } else {

@@ -83,6 +83,12 @@ struct EngineOptions {
   // A position that occurred before (HasRepetition) is scored a draw below
   // the root, as if the repetition would go on to the rule's draw.
   bool repetition_draw = false;
+  // Contempt: what a draw is worth to the side to move at the root, in the
+  // heuristic's units (the side not to move there gets the negation). 0
+  // scores draws as the game does; above 0 the engine prefers a draw to a
+  // position the heuristic rates below that (against a stronger opponent).
+  // A draw with contempt is no longer the game's value: inexact.
+  Value contempt = 0;
 };
 
 template <GameState S, class H>
@@ -128,6 +134,10 @@ class Engine {
     m_stats = SearchStats{};
     m_nodes = 0;
     m_inexact = 0;
+    // Contempt's draws are stored from one side's view: a search for the
+    // other side starts from an empty table.
+    if (m_options.contempt != 0 && root.to_move() != m_root_side) m_tt.clear();
+    m_root_side = root.to_move();
     m_tt.new_search();
     for (auto& k : m_killers) k = {};
     for (auto& h : m_history) h /= 8;
@@ -422,7 +432,7 @@ class Engine {
     if (m_stop.should_stop(m_nodes++)) return 0;
     if (s.is_terminal()) {
       ++m_stats.leaves;
-      return for_player(terminal_value(s.utility(), ply), s.to_move());
+      return terminal(s, ply);
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
     const bool use_table = m_options.quiesce_table && m_options.hash_mb > 0;
@@ -483,6 +493,19 @@ class Engine {
     return best;
   }
 
+  // A draw's value for the side to move in `s`: contempt's, signed.
+  Value draw_value(const S& s) {
+    if (m_options.contempt == 0) return kDraw;
+    ++m_inexact;
+    return s.to_move() == m_root_side ? m_options.contempt : -m_options.contempt;
+  }
+  // A finished game's value for the side to move (draws through contempt).
+  Value terminal(const S& s, int ply) {
+    const auto u = s.utility();
+    if (u == 0) return draw_value(s);
+    return for_player(terminal_value(u, ply), s.to_move());
+  }
+
   // Negamax from the side to move's view.
   Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
     if constexpr (HasTactics<S>) {
@@ -494,7 +517,7 @@ class Engine {
     if (m_stop.should_stop(m_nodes++)) return 0;
     if (s.is_terminal()) {
       ++m_stats.leaves;
-      return for_player(terminal_value(s.utility(), ply), s.to_move());
+      return terminal(s, ply);
     }
     if (ply >= kMaxPly - 1) return evaluate(s);
     if constexpr (HasRepetition<S>) {
@@ -503,7 +526,7 @@ class Engine {
       if (m_options.repetition_draw && ply > 0 && s.repetitions() > 0) {
         ++m_stats.leaves;
         ++m_inexact;
-        return kDraw;
+        return draw_value(s);
       }
     }
     if constexpr (WinLossDraw<S>) {
@@ -710,6 +733,7 @@ class Engine {
   std::array<bool, kMaxPly + 1> m_null{};  // the move into ply p+1 was a null move
   std::optional<Move> m_root_best;         // this iteration's best finished root move
   int m_root_depth = 1;
+  Player m_root_side = Player::First;
   std::uint64_t m_nodes = 0;
   std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact
 };

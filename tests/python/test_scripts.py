@@ -13,36 +13,27 @@ tests that need it are skipped.
 import json
 import os
 import pathlib
-import random
 import subprocess
 import sys
 
 import pytest
 
 import duel
+from conftest import ROOT, cli, duel_bin, random_states
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 JUDGE = SCRIPTS / "fs-judge.py"
 sys.path.insert(0, str(SCRIPTS))
 from fairy_uci import FAIRY, Fairy  # noqa: E402
 
-DUEL_BIN = os.environ.get("DUEL_BIN", str(ROOT / "build" / "bin" / "duel"))
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK),
                                  reason="fairy-stockfish is not installed")
 
 
 def random_line(seed: int, plies: int) -> tuple[list[str], "duel.State"]:
-    state = duel.load("gardner").initial_state()
-    moves = []
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        move = rng.choice(state.actions())
-        moves.append(move)
-        state = state.result(move)
-    return moves, state
+    """The moves of a seeded random gardner game (conftest's) and the state they reach."""
+    states = random_states("gardner", seed, plies)
+    return [move for move, _ in states[1:]], states[-1][1]
 
 
 def judge(*args: str) -> subprocess.CompletedProcess:
@@ -77,8 +68,7 @@ def test_a_judged_loss_is_the_best_score_less_the_chosen_moves(tmp_path):
     # one, Black in the other: the spec must play the side to move.
     for seed, plies in ((1, 8), (3, 7)):
         moves, state = random_line(seed, plies)
-        searched = subprocess.run([DUEL_BIN, "search", "gardner", "--state", state.text,
-                                   "--depth", "3", "--json"], capture_output=True, text=True)
+        searched = cli("search", "gardner", "--state", state.text, "--depth", "3", "--json")
         assert searched.returncode == 0, searched.stderr
         chosen = json.loads(searched.stdout)["best"]  # what `engine:depth=3` plays
         fairy = Fairy("gardner", hash_mb=64)
@@ -92,9 +82,9 @@ def test_a_judged_loss_is_the_best_score_less_the_chosen_moves(tmp_path):
         positions = write_positions(tmp_path / f"p{seed}.jsonl", [
             {"start": start, "moves": moves, "fen": state.text, "best": best}])
         out = tmp_path / f"l{seed}.json"
-        r = judge("score", "--positions", positions, "--spec", "engine:depth=3", "--duel",
-                  DUEL_BIN, "--depth", "6", "--jobs", "1", "--cache", str(tmp_path / f"c{seed}.json"),
-                  "--out", str(out))
+        r = judge("score", "--positions", positions, "--spec", "engine:depth=3",
+                  "--duel", duel_bin(), "--depth", "6", "--jobs", "1",
+                  "--cache", str(tmp_path / f"c{seed}.json"), "--out", str(out))
         assert r.returncode == 0, r.stderr
         assert json.loads(out.read_text()) == [150]
         cache = json.loads((tmp_path / f"c{seed}.json").read_text())
@@ -110,7 +100,7 @@ def test_losses_keep_the_positions_order_and_the_cap(tmp_path):
         rows.append({"start": start, "moves": moves, "fen": state.text, "best": best})
     positions = write_positions(tmp_path / "p.jsonl", rows)
     cache = str(tmp_path / "c.json")
-    args = ["score", "--positions", positions, "--spec", "first", "--duel", DUEL_BIN,
+    args = ["score", "--positions", positions, "--spec", "first", "--duel", duel_bin(),
             "--depth", "4", "--cap", "300", "--cache", cache]
     r = judge(*args, "--jobs", "2", "--out", str(tmp_path / "a.json"))
     assert r.returncode == 0, r.stderr
@@ -141,7 +131,7 @@ def test_judge_bad_input_is_one_line_and_status_2(tmp_path):
         return  # the remaining checks run once Duel and Fairy-Stockfish are both there
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
-    base = ["score", "--spec", "first", "--duel", DUEL_BIN, "--cache", str(tmp_path / "c.json")]
+    base = ["score", "--spec", "first", "--duel", duel_bin(), "--cache", str(tmp_path / "c.json")]
     one_line_exit_2(judge(*base, "--positions", str(bad)), "--positions")
     wrong = write_positions(tmp_path / "w.jsonl", [{"fen": "x"}])
     one_line_exit_2(judge(*base, "--positions", wrong), "not a position")

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "duel/core/text.hpp"
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/games/minichess/san.hpp"
 #include "fuzz_support.hpp"
@@ -51,7 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (uci) duel::fuzz::check_legal(s, *uci, line);
     const auto san = mc::parse_san(s, line);
     if (san) duel::fuzz::check_legal(s, *san, line);
-    if (uci && san) DUEL_FUZZ_CHECK(*uci == *san, s.to_text() + " '" + std::string(line) + "'");
+    // The readers differ on one form only, by design (san.hpp): a leading
+    // capital B is SAN's bishop (`B1b3`) but parse_move's b-file.
+    if (uci && san && *uci != *san) {
+      DUEL_FUZZ_CHECK(duel::trim(line).starts_with('B') &&
+                          s.position().piece_on(san->from()) == mc::Piece::Bishop,
+                      s.to_text() + " '" + std::string(line) + "'");
+    }
     if (!uci && !san) break;
     s = s.result(uci ? *uci : *san);
     duel::fuzz::check_state(s, check_notations);

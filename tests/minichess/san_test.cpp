@@ -145,6 +145,13 @@ TEST(MinichessSan, ReaderForms) {
   // COMP 472: the queen is the only choice, so it may be left out.
   EXPECT_EQ(read(at<Comp472State>("4k/P4/5/5/K4 w - - 0 1"), "a5"), "a4a5q");
   EXPECT_EQ(read(at<Comp472State>("4k/5/5/5/K3Q w - - 0 1"), "Qxe5#"), "e1e5");
+  // A capital B is the bishop: `B1b3` is SAN's bishop from rank 1, although
+  // parse_move, which reads any case, takes it for the b-file (a finding of
+  // fuzz/fen_fuzz.cpp; PGN §8.2.3 gives piece letters in upper case).
+  const auto both = at<Comp472State>("kqb1n/2pq1/5/3QP/1QKBN w - - 0 1");
+  EXPECT_EQ(read(both, "B1b3"), "d1b3");
+  EXPECT_EQ(read(both, "b1b3"), "b1b3");
+  EXPECT_EQ(both.move_text(*both.parse_move("B1b3")), "b1b3");
 }
 
 TEST(MinichessSan, ReaderErrors) {

@@ -29,7 +29,9 @@ template <class Rules>
 // The move `text` names in `s`: SAN with or without `+`, `#`, `!`, `?`
 // suffixes, with `=Q` or `Q` for a promotion (the piece may be left out
 // where only one is allowed), `x` optional, any extra file or rank given;
-// otherwise any form `State::parse_move` reads (UCI `b1c3`). Errors say why
+// otherwise any form `State::parse_move` reads (UCI `b1c3`). A leading
+// capital B names the bishop: `B1b3` is the bishop from rank 1 to b3, where
+// `State::parse_move`, reading any case, would take b1b3. Errors say why
 // no single legal move fits, e.g. "Nd3 is ambiguous: b2d3, e1d3".
 template <class Rules>
 [[nodiscard]] Result<Move> parse_san(const State<Rules>& s, std::string_view text);

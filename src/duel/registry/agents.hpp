@@ -8,16 +8,17 @@
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
-//          (also switches, 0 or 1: nmp, lmp, osee, cm, hg, iir, rep,
-//          qchk to turn on null move, late move pruning, losing captures
-//          last, countermoves, history gravity, internal iterative
-//          reduction, a repetition in the tree scored a draw, quiet checks
-//          in quiescence; lmr, rfp, fp, sp, ext, asp, qsee, qtt to turn off
-//          late move reductions, reverse futility, futility pruning of quiet
-//          moves, exchange pruning, check extension, aspiration windows,
-//          exchange pruning in quiescence, the table in quiescence; soft=F the share of a timed
-//          move after which no new iteration starts; contempt=V what a draw is worth to the
-//          engine's side, -1000..1000 in its heuristic's units; docs/engine.md)
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep,
+//          qchk to turn on null move, late move pruning, the table in
+//          quiescence, losing captures last, countermoves, history gravity,
+//          internal iterative reduction, a repetition in the tree scored a
+//          draw, quiet checks in quiescence; lmr,
+//          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
+//          reverse futility, futility pruning of quiet moves, exchange
+//          pruning, check extension, aspiration windows, exchange pruning in
+//          quiescence; soft=F the share of a timed move after which no new
+//          iteration starts; contempt=V what a draw is worth to the engine's
+//          side, -1000..1000 in its heuristic's units; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;

@@ -42,13 +42,11 @@ struct EngineOptions {
   bool futility = true;    // reverse futility pruning near the horizon
   bool extensions = true;  // a move that gives check is searched one ply deeper
   bool aspiration = true;
-  // Tried, off until a match says it gains (docs/engine.md): late move
-  // pruning (quiet moves late in the order near the horizon are skipped).
+  // Tried, off until a match says they gain (docs/engine.md): late move
+  // pruning (quiet moves late in the order near the horizon are skipped) and
+  // the transposition table in quiescence.
   bool late_pruning = false;
-  // The transposition table in quiescence too: its stored capture comes
-  // first at the frontier's next visit. +18.4 +/- 14.5 Elo at a fixed node
-  // count (docs/engine.md): on.
-  bool quiesce_table = true;
+  bool quiesce_table = false;
   // Quiescence skips captures that lose material by static exchange
   // (HasExchange), unless in check: +24.9 +/- 18.8 Elo (docs/engine.md).
   bool quiesce_see = true;

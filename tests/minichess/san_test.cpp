@@ -151,7 +151,9 @@ TEST(MinichessSan, ReaderForms) {
   const auto both = at<Comp472State>("kqb1n/2pq1/5/3QP/1QKBN w - - 0 1");
   EXPECT_EQ(read(both, "B1b3"), "d1b3");
   EXPECT_EQ(read(both, "b1b3"), "b1b3");
-  EXPECT_EQ(both.move_text(*both.parse_move("B1b3")), "b1b3");
+  const auto b_file = both.parse_move("B1b3");
+  ASSERT_TRUE(b_file.ok()) << b_file.error();
+  EXPECT_EQ(both.move_text(*b_file), "b1b3");
 }
 
 TEST(MinichessSan, ReaderErrors) {

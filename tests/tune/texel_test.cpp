@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -179,6 +180,40 @@ TEST(E3, PawnStructureMatchesACountSquareBySquare) {
       ASSERT_EQ(f[static_cast<std::size_t>(mc::e3::kPassed + r)], n[0] - n[1]) << s.to_text();
     }
   });
+}
+
+// The threat and king-danger terms on positions counted by hand (each
+// term White's count minus Black's).
+TEST(E3, ThreatTermsMatchPositionsCountedByHand) {
+  struct Case {
+    const char* fen;
+    std::array<int, 12> want;  // hanging, pawn, minor, rook, push threat: the mover's (White's),
+                               // the other's; king danger, passed free
+  };
+  const std::array<Case, 3> cases = {{
+      // Black's knight attacks b2, which nothing defends; b2-b3 would attack
+      // the knight from a square Black does not hold; Black's knight and rook
+      // attack d1 and d2 beside White's king: 2 squares x 2 attackers.
+      {"k2r1/2n2/5/1P3/4K w - - 0 1", {0, 0, 0, 0, 1, -1, 0, 0, 0, 0, -4, 1}},
+      // c3 attacks the queen and the rook; the knight attacks the rook; only
+      // White's rook hangs; d4 beside Black's king is attacked by 3 pieces,
+      // b1 and b2 beside White's by the queen.
+      {"4k/1q1r1/2P2/3RN/K4 w - - 0 1", {0, 2, 1, 0, 0, -1, 0, 0, 0, 0, 1, 1}},
+      // The rook attacks the queen and the queen the rook, neither defended;
+      // the rook attacks e4 and e5 beside Black's king, the queen three squares
+      // beside White's.
+      {"3k1/5/1q2R/5/K4 w - - 0 1", {1, 0, 0, 1, 0, -1, 0, 0, 0, 0, -1, 0}},
+  }};
+  for (const Case& c : cases) {
+    const auto s = mc::GardnerState::from_fen(c.fen);
+    ASSERT_TRUE(s.ok()) << c.fen;
+    const auto f = mc::e3::features(*s);
+    for (int i = 0; i < 12; ++i) {
+      EXPECT_EQ(f[static_cast<std::size_t>(mc::e3::kHanging + i)],
+                c.want[static_cast<std::size_t>(i)])
+          << mc::e3::feature_name(mc::e3::kHanging + i) << " " << c.fen;
+    }
+  }
 }
 
 TEST(E3, SelectableByNameInEveryRuleSet) {

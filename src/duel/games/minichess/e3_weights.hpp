@@ -13,70 +13,82 @@ inline constexpr Weights kWeights = start_weights<Rules>();
 
 // BEGIN gardner
 // clang-format off
-// Written by: duel tune gardner --records /tmp/tune/gardner.jsonl --records /tmp/tune/gardner-2.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
-// Data: 4000 games, 66273 positions (59721 to fit, 6552 held out); left out: 15904 opening, 15230 in check, 25271 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1, engine:depth=7,eval=e3
-// Fit: K = 0.003735; MSE fitted 0.057435 -> 0.046897, held out 0.055941 -> 0.048042 (3000 iterations)
+// Written by: duel tune gardner --records sp-501.jsonl --records sp-502.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10 --start tuned
+// Data: 12000 games, 189289 positions (170206 to fit, 19083 held out); left out: 47700 opening, 46906 in check, 78175 captures or promotions; players: engine:depth=8, engine:depth=9
+// Fit: K = 0.003812; MSE fitted 0.040689 -> 0.038235, held out 0.039123 -> 0.038198 (3000 iterations)
 template <>
 inline constexpr Weights kWeights<Gardner> = {
     // material: P N B R Q
-      157.41,   347.38,   296.16,   500.34,   875.00,
+      157.52,   392.83,   323.26,   520.75,   870.00,
     // piece-square P: files a|e, b|d, c; ranks from its own side
         0.00,     0.00,     0.00,  // rank 1
-       -6.12,     6.67,    24.34,  // rank 2
-       -0.71,    25.34,    31.81,  // rank 3
-       52.46,   148.83,   104.79,  // rank 4
+       -3.07,     6.29,     7.04,  // rank 2
+       11.60,    40.61,    39.09,  // rank 3
+       57.37,   110.69,   117.91,  // rank 4
         0.00,     0.00,     0.00,  // rank 5
     // piece-square N: files a|e, b|d, c; ranks from its own side
-      -19.80,    -6.27,   -14.29,  // rank 1
-       23.14,     7.05,   -29.94,  // rank 2
-       16.41,    10.48,    21.86,  // rank 3
-       12.18,    14.44,    25.38,  // rank 4
-      -12.74,   -20.75,   -15.77,  // rank 5
+      -17.44,     2.84,   -11.59,  // rank 1
+       23.34,    18.44,   -13.57,  // rank 2
+       18.79,    17.17,    37.26,  // rank 3
+        6.77,    18.01,    25.96,  // rank 4
+      -18.61,   -30.46,   -20.08,  // rank 5
     // piece-square B: files a|e, b|d, c; ranks from its own side
-      -20.68,     0.59,     9.51,  // rank 1
-        1.82,    20.16,     6.00,  // rank 2
-        6.72,     6.13,    -0.57,  // rank 3
-        0.00,     7.51,     6.19,  // rank 4
-      -22.86,     7.93,    -0.29,  // rank 5
+       -9.46,     0.59,     0.77,  // rank 1
+        1.63,    26.60,     6.00,  // rank 2
+       20.19,     6.09,     6.21,  // rank 3
+        0.00,    13.96,     6.15,  // rank 4
+      -26.25,     6.23,    -3.44,  // rank 5
     // piece-square R: files a|e, b|d, c; ranks from its own side
-      -44.21,   -21.73,   -37.64,  // rank 1
-      -14.67,     8.89,    -2.30,  // rank 2
-      -19.16,    20.01,     9.54,  // rank 3
-       26.25,    48.00,    29.59,  // rank 4
-      -12.20,     4.71,     5.27,  // rank 5
+      -23.25,   -25.05,   -28.37,  // rank 1
+      -27.40,   -10.16,   -31.48,  // rank 2
+      -14.65,    18.90,    10.75,  // rank 3
+       29.21,    29.91,    45.00,  // rank 4
+       16.17,    23.86,     7.33,  // rank 5
     // piece-square Q: files a|e, b|d, c; ranks from its own side
-      -23.81,   -42.20,   -26.01,  // rank 1
-       25.93,   -10.53,    24.69,  // rank 2
-       16.49,    23.50,     6.74,  // rank 3
-       -2.59,    -0.38,    19.55,  // rank 4
-      -14.18,     1.61,     4.19,  // rank 5
+      -31.13,   -31.92,   -27.23,  // rank 1
+       10.52,   -21.78,    -1.50,  // rank 2
+       26.18,    20.21,    11.59,  // rank 3
+        9.37,    10.38,    20.04,  // rank 4
+       -3.36,    -0.50,     7.12,  // rank 5
     // piece-square K: files a|e, b|d, c; ranks from its own side
-       -7.12,   -28.18,   -56.56,  // rank 1
-        0.98,   -47.38,   -32.69,  // rank 2
-        1.37,     1.74,    -4.88,  // rank 3
-       -1.82,   -18.24,   -16.98,  // rank 4
-      -30.14,   -29.07,   -31.03,  // rank 5
-        6.64,  // mobility N
-        7.73,  // mobility B
-       17.78,  // mobility R
-       10.14,  // mobility Q
-       25.56,  // mobility K
-       -4.47,  // king zone attacked
-        7.45,  // king zone attackers
-      -13.62,  // pawn shield
-      -44.59,  // doubled pawns
-      -30.38,  // isolated pawns
-      -15.78,  // protected pawns
+      -23.60,   -17.36,   -33.66,  // rank 1
+      -14.17,   -24.79,   -43.30,  // rank 2
+       -9.26,   -24.43,   -42.89,  // rank 3
+        9.47,   -14.39,   -35.83,  // rank 4
+      -18.70,     6.26,   -13.35,  // rank 5
+        1.68,  // mobility N
+       11.85,  // mobility B
+       14.69,  // mobility R
+       11.99,  // mobility Q
+       -1.25,  // mobility K
+        2.64,  // king zone attacked
+       -1.08,  // king zone attackers
+      -21.59,  // pawn shield
+      -50.53,  // doubled pawns
+      -20.48,  // isolated pawns
+      -24.43,  // protected pawns
         0.00,  // passed rank 1
-        9.23,  // passed rank 2
-       47.74,  // passed rank 3
-       36.08,  // passed rank 4
+       -7.43,  // passed rank 2
+       23.77,  // passed rank 3
+       15.97,  // passed rank 4
         0.00,  // passed rank 5
-       20.35,  // rook on open file
-       25.11,  // best capture
-       11.91,  // threat
-        9.95,  // tempo
+       25.54,  // rook on open file
+       18.45,  // best capture
+        6.31,  // threat
+       11.70,  // tempo
         0.00,  // king en prise
+       45.53,  // hanging (mover)
+       37.56,  // pawn threat (mover)
+       18.19,  // minor threat (mover)
+        5.88,  // rook threat (mover)
+       42.83,  // push threat (mover)
+       30.41,  // hanging (other)
+       25.88,  // pawn threat (other)
+       34.11,  // minor threat (other)
+        9.27,  // rook threat (other)
+       17.45,  // push threat (other)
+       -3.32,  // king danger
+       33.40,  // passed free
 };
 // clang-format on
 // END gardner

@@ -48,7 +48,20 @@ inline constexpr int kBestCapture = kRookOpen + 1;      // the mover's best capt
 inline constexpr int kThreat = kBestCapture + 1;  // the other side's best capture gain (pawns)
 inline constexpr int kTempo = kThreat + 1;        // +1 White to move, -1 Black
 inline constexpr int kKingEnPrise = kTempo + 1;   // king capture: the mover attacks the king
-inline constexpr int kFeatures = kKingEnPrise + 1;
+// Threats and king danger (added 2026-11-24, after the 116 above; a rule
+// set's weights block written before them leaves them 0). The five threat
+// terms come twice: the side to move's threats (it may take first), then
+// the other side's; each signed by the side that makes them.
+inline constexpr int kHanging = kKingEnPrise + 1;     // enemy pieces attacked, not defended
+inline constexpr int kPawnThreat = kHanging + 1;      // enemy pieces attacked by own pawns
+inline constexpr int kMinorThreat = kPawnThreat + 1;  // enemy rooks and queens attacked by minors
+inline constexpr int kRookThreat = kMinorThreat + 1;  // enemy queens attacked by rooks
+inline constexpr int kPushThreat = kRookThreat + 1;   // enemy pieces a safe pawn push would attack
+inline constexpr int kThreatTerms = 5;
+inline constexpr int kOtherThreats = kThreatTerms;               // offset of the other side's five
+inline constexpr int kKingDanger = kHanging + 2 * kThreatTerms;  // zone squares x attackers
+inline constexpr int kPassedFree = kKingDanger + 1;  // passed pawns with the square ahead empty
+inline constexpr int kFeatures = kPassedFree + 1;
 
 using Features = std::array<double, kFeatures>;
 using Weights = std::array<double, kFeatures>;
@@ -132,7 +145,8 @@ template <class Rules>
 
 // One side's terms, with `sign` +1 for White's and -1 for Black's.
 template <class Rules, class Sink>
-void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine, Sink& sink) noexcept {
+void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
+              const SideAttacks& theirs, Sink& sink) noexcept {
   const int sign = side == Player::First ? 1 : -1;
   const Player them = other(side);
   // Material and piece-square tables.
@@ -182,6 +196,38 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine, Si
       sink.add(kRookOpen, sign);
     }
   }
+  // Threats: what this side attacks of the other's (kings aside).
+  const Bitboard occupied = p.occupied();
+  const int shift = side == p.to_move() ? 0 : kOtherThreats;  // the mover's or the other's
+  const auto by = [](const SideAttacks& a, Piece type) {
+    return a.map.by_type[static_cast<std::size_t>(type_index(type))];
+  };
+  const Bitboard enemy = p.pieces(them) & ~p.pieces(them, Piece::King);
+  const Bitboard enemy_pieces = enemy & ~enemy_pawns;
+  const Bitboard heavy = p.pieces(them, Piece::Rook) | p.pieces(them, Piece::Queen);
+  sink.add(kHanging + shift, sign * std::popcount(enemy & mine.map.all & ~theirs.map.all));
+  sink.add(kPawnThreat + shift, sign * std::popcount(enemy_pieces & pawn_attacks));
+  sink.add(kMinorThreat + shift,
+           sign * std::popcount(heavy & (by(mine, Piece::Knight) | by(mine, Piece::Bishop))));
+  sink.add(kRookThreat + shift,
+           sign * std::popcount(p.pieces(them, Piece::Queen) & by(mine, Piece::Rook)));
+  // A push to an empty square that the other side's pawns do not attack and
+  // its other pieces do not hold alone (SF's "safe" push).
+  const Bitboard pushed = side == Player::First ? pawns << kFiles : pawns >> kFiles;
+  const Bitboard safe = ~by(theirs, Piece::Pawn) & (~theirs.map.all | mine.map.all);
+  Bitboard push_attacks = 0;
+  constexpr Bitboard kBoard = (Bitboard{1} << kSquares) - 1;
+  for (Bitboard b = pushed & ~occupied & safe & kBoard; b != 0; b &= b - 1) {
+    push_attacks |= kPawnAttacks[index(side)][lowest(b)];
+  }
+  sink.add(kPushThreat + shift, sign * std::popcount(push_attacks & enemy_pieces));
+  sink.add(kKingDanger, sign * mine.zone_squares * mine.zone_attackers);
+  for (Bitboard b = pawns; b != 0; b &= b - 1) {
+    const int sq = lowest(b);
+    if ((kPassedMask[index(side)][static_cast<std::size_t>(sq)] & enemy_pawns) != 0) continue;
+    const int ahead = sq + (side == Player::First ? kFiles : -kFiles);
+    if (ahead >= 0 && ahead < kSquares && (occupied & bit(ahead)) == 0) sink.add(kPassedFree, sign);
+  }
 }
 
 // Every term of a position (not terminal), White's view.
@@ -190,8 +236,8 @@ void collect(const State<Rules>& s, Sink& sink) noexcept {
   const auto& p = s.position();
   const SideAttacks white = side_attacks(p, Player::First);
   const SideAttacks black = side_attacks(p, Player::Second);
-  add_side(p, Player::First, white, sink);
-  add_side(p, Player::Second, black, sink);
+  add_side(p, Player::First, white, black, sink);
+  add_side(p, Player::Second, black, white, sink);
   // The side to move: tempo, its best capture (a one-move exchange, as e1's)
   // and the best capture it must parry (as e2's threat), in centipawns.
   const Player us = s.to_move();
@@ -324,6 +370,13 @@ template <class Rules>
   }
   if (i < kKingZone) return "mobility " + piece(i - kMobility + 1);
   if (i >= kPassed && i < kRookOpen) return "passed rank " + std::to_string(i - kPassed + 1);
+  if (i >= kHanging && i < kKingDanger) {
+    static constexpr std::array<std::string_view, kThreatTerms> kThreats = {
+        "hanging", "pawn threat", "minor threat", "rook threat", "push threat"};
+    const int t = i - kHanging;
+    return std::string(kThreats[static_cast<std::size_t>(t % kThreatTerms)]) +
+           (t < kThreatTerms ? " (mover)" : " (other)");
+  }
   switch (i) {
     case kKingZone: return "king zone attacked";
     case kKingAttackers: return "king zone attackers";
@@ -336,6 +389,8 @@ template <class Rules>
     case kThreat: return "threat";
     case kTempo: return "tempo";
     case kKingEnPrise: return "king en prise";
+    case kKingDanger: return "king danger";
+    case kPassedFree: return "passed free";
     default: return "?";
   }
 }
@@ -360,7 +415,7 @@ struct E3 {
   static constexpr std::string_view kName = "e3";
   static constexpr std::string_view kAbout =
       "tuned linear eval (duel tune): material, piece-square tables, mobility, king safety, "
-      "pawn structure, best capture and threat, tempo, draw clock";
+      "pawn structure, threats, best capture and threat, tempo, draw clock";
   explicit E3(std::uint64_t /*seed*/ = 0) noexcept {}
   template <class Rules>
   [[nodiscard]] Value operator()(const State<Rules>& s) const noexcept {

@@ -107,7 +107,7 @@ TEST(ChessEval, EveryHeuristicIsSelectableByName) {
   // e3 is Gardner's default (an SPRT against e2, docs/tuning.md); the other
   // rule sets keep e2.
   EXPECT_EQ(default_heuristic<GardnerState>(), "e3");
-  EXPECT_EQ(default_heuristic<Cs3243State>(), "e2");
+  EXPECT_EQ(default_heuristic<Cs3243State>(), "e3");
   EXPECT_EQ(default_heuristic<Comp472State>(), "e2");
 }
 

@@ -95,70 +95,82 @@ inline constexpr Weights kWeights<Gardner> = {
 
 // BEGIN gardner-cs3243
 // clang-format off
-// Written by: duel tune gardner-cs3243 --records /tmp/tune/gardner-cs3243.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
-// Data: 2000 games, 68562 positions (61687 to fit, 6875 held out); left out: 7976 opening, 12415 in check, 11575 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1
-// Fit: K = 0.001871; MSE fitted 0.029054 -> 0.027257, held out 0.036909 -> 0.036168 (3000 iterations)
+// Written by: duel tune gardner-cs3243 --records /tmp/s25/cs-521.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10 --start tuned
+// Data: 6000 games, 184730 positions (166336 to fit, 18394 held out); left out: 23876 opening, 32426 in check, 34865 captures or promotions; players: engine:depth=8, engine:depth=9
+// Fit: K = 0.002368; MSE fitted 0.030541 -> 0.029398, held out 0.030775 -> 0.030009 (3000 iterations)
 template <>
 inline constexpr Weights kWeights<Cs3243> = {
     // material: P N B R Q
-       94.08,   316.03,   326.44,   483.54,   919.57,
+       98.39,   347.02,   328.56,   475.94,   904.00,
     // piece-square P: files a|e, b|d, c; ranks from its own side
         0.00,     0.00,     0.00,  // rank 1
-       16.45,   -10.92,    -8.49,  // rank 2
-        0.67,    34.66,     6.10,  // rank 3
-      -28.39,    13.51,    31.10,  // rank 4
-      -53.45,   -79.96,  -107.19,  // rank 5
+       -3.89,    -6.92,    17.99,  // rank 2
+        7.42,    30.86,    14.91,  // rank 3
+      -13.75,   -15.10,    38.35,  // rank 4
+      -60.38,   -83.59,  -107.50,  // rank 5
     // piece-square N: files a|e, b|d, c; ranks from its own side
-        1.56,   -32.96,    -9.03,  // rank 1
-      -12.29,    14.35,     3.70,  // rank 2
-       14.33,   -13.96,    -2.04,  // rank 3
-       24.08,    -0.98,    12.15,  // rank 4
-      -14.98,    -7.55,     3.66,  // rank 5
+        2.13,   -31.45,    -9.12,  // rank 1
+       -9.92,    24.10,     6.51,  // rank 2
+       29.75,    -9.38,    -6.85,  // rank 3
+       19.04,    -5.05,    24.02,  // rank 4
+      -15.18,    -4.78,    -2.78,  // rank 5
     // piece-square B: files a|e, b|d, c; ranks from its own side
-      -11.55,     0.00,    26.77,  // rank 1
-        0.00,    23.40,     6.00,  // rank 2
-      -12.71,     6.00,    -4.29,  // rank 3
-        0.00,     3.65,     6.00,  // rank 4
-       10.15,     0.00,     5.03,  // rank 5
+       -1.62,     0.00,     6.59,  // rank 1
+        0.00,    30.14,     6.00,  // rank 2
+       -9.18,     6.00,    -0.72,  // rank 3
+        0.00,     8.72,     6.00,  // rank 4
+        2.96,     0.00,     5.69,  // rank 5
     // piece-square R: files a|e, b|d, c; ranks from its own side
-        4.53,   -11.66,    -6.46,  // rank 1
-      -18.39,   -26.95,     2.72,  // rank 2
-       15.14,    30.03,    11.05,  // rank 3
-      -25.36,     1.70,     5.48,  // rank 4
-       -0.55,     6.87,    -4.60,  // rank 5
+      -10.86,   -30.30,   -15.92,  // rank 1
+        8.38,   -26.92,    -2.65,  // rank 2
+       12.76,    20.01,    17.20,  // rank 3
+      -27.54,    -4.39,    20.78,  // rank 4
+        4.61,    17.49,    -6.71,  // rank 5
     // piece-square Q: files a|e, b|d, c; ranks from its own side
-      -21.74,    15.00,   -19.93,  // rank 1
-       19.51,     1.12,    18.08,  // rank 2
-        4.84,    12.29,     4.76,  // rank 3
-       14.59,    -1.94,     9.64,  // rank 4
-        0.53,    -6.60,    -2.58,  // rank 5
+      -23.96,    -6.09,   -30.45,  // rank 1
+        0.56,     0.50,    11.35,  // rank 2
+        4.88,    16.99,    17.57,  // rank 3
+        7.02,    -2.68,    23.44,  // rank 4
+        3.04,     7.16,     2.68,  // rank 5
     // piece-square K: files a|e, b|d, c; ranks from its own side
-      -20.69,   -41.34,    -7.46,  // rank 1
-        7.58,   -14.36,    -3.12,  // rank 2
-       11.73,    -5.66,   -16.22,  // rank 3
-      -33.74,   -28.32,   -32.18,  // rank 4
-      -43.54,   -32.33,   -40.34,  // rank 5
-       14.81,  // mobility N
-       -3.30,  // mobility B
-        6.92,  // mobility R
-        9.04,  // mobility Q
-       21.06,  // mobility K
-       -4.80,  // king zone attacked
-       30.49,  // king zone attackers
-       -5.45,  // pawn shield
-        6.01,  // doubled pawns
-      -23.23,  // isolated pawns
-       -3.44,  // protected pawns
+      -48.34,   -66.77,   -26.32,  // rank 1
+       -1.57,   -26.72,    -7.41,  // rank 2
+        4.86,     8.95,    -0.19,  // rank 3
+      -23.64,   -10.02,   -13.62,  // rank 4
+      -39.92,   -20.30,   -28.96,  // rank 5
+        4.21,  // mobility N
+        7.22,  // mobility B
+       11.07,  // mobility R
+        6.38,  // mobility Q
+       20.94,  // mobility K
+        3.38,  // king zone attacked
+       38.59,  // king zone attackers
+       17.45,  // pawn shield
+        1.62,  // doubled pawns
+      -33.38,  // isolated pawns
+       -9.12,  // protected pawns
         0.00,  // passed rank 1
-        3.32,  // passed rank 2
-      -12.44,  // passed rank 3
-      -13.78,  // passed rank 4
-       -0.60,  // passed rank 5
-       26.36,  // rook on open file
-       31.56,  // best capture
-       16.31,  // threat
-        2.92,  // tempo
+        7.60,  // passed rank 2
+        3.15,  // passed rank 3
+      -20.50,  // passed rank 4
+      -11.47,  // passed rank 5
+       38.29,  // rook on open file
+       19.82,  // best capture
+        6.96,  // threat
+        4.64,  // tempo
         0.00,  // king en prise
+       18.37,  // hanging (mover)
+       27.73,  // pawn threat (mover)
+       12.31,  // minor threat (mover)
+        3.49,  // rook threat (mover)
+       35.93,  // push threat (mover)
+       15.89,  // hanging (other)
+       33.99,  // pawn threat (other)
+       16.80,  // minor threat (other)
+        3.88,  // rook threat (other)
+       22.36,  // push threat (other)
+       -2.33,  // king danger
+      -18.65,  // passed free
 };
 // clang-format on
 // END gardner-cs3243

@@ -212,7 +212,7 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
   sink.add(kRookThreat + shift,
            sign * std::popcount(p.pieces(them, Piece::Queen) & by(mine, Piece::Rook)));
   // A push to an empty square that the other side's pawns do not attack and
-  // its other pieces do not hold alone (SF's "safe" push).
+  // its other pieces do not hold alone (Stockfish's "safe" push).
   const Bitboard pushed = side == Player::First ? pawns << kFiles : pawns >> kFiles;
   const Bitboard safe = ~by(theirs, Piece::Pawn) & (~theirs.map.all | mine.map.all);
   Bitboard push_attacks = 0;

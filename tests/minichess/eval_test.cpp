@@ -104,8 +104,8 @@ TEST(ChessEval, EveryHeuristicIsSelectableByName) {
   for (const char* name : {"e0", "e1", "e2", "random"}) {
     EXPECT_TRUE(with_heuristic<Comp472State>(name, 0, [](auto) {})) << name;
   }
-  // e3 is Gardner's default (an SPRT against e2, docs/tuning.md); the other
-  // rule sets keep e2.
+  // e3 is the default in Gardner and CS3243 (SPRTs against e2,
+  // docs/tuning.md); COMP 472 keeps e2.
   EXPECT_EQ(default_heuristic<GardnerState>(), "e3");
   EXPECT_EQ(default_heuristic<Cs3243State>(), "e3");
   EXPECT_EQ(default_heuristic<Comp472State>(), "e2");

@@ -208,7 +208,7 @@ TEST(E3, ThreatTermsMatchPositionsCountedByHand) {
     const auto s = mc::GardnerState::from_fen(c.fen);
     ASSERT_TRUE(s.ok()) << c.fen;
     const auto f = mc::e3::features(*s);
-    for (int i = 0; i < 12; ++i) {
+    for (int i = 0; i < static_cast<int>(c.want.size()); ++i) {
       EXPECT_EQ(f[static_cast<std::size_t>(mc::e3::kHanging + i)],
                 c.want[static_cast<std::size_t>(i)])
           << mc::e3::feature_name(mc::e3::kHanging + i) << " " << c.fen;

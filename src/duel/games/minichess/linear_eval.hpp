@@ -57,8 +57,7 @@ inline constexpr int kPawnThreat = kHanging + 1;      // enemy pieces attacked b
 inline constexpr int kMinorThreat = kPawnThreat + 1;  // enemy rooks and queens attacked by minors
 inline constexpr int kRookThreat = kMinorThreat + 1;  // enemy queens attacked by rooks
 inline constexpr int kPushThreat = kRookThreat + 1;   // enemy pieces a safe pawn push would attack
-inline constexpr int kThreatTerms = 5;
-inline constexpr int kOtherThreats = kThreatTerms;               // offset of the other side's five
+inline constexpr int kThreatTerms = 5;                // also the offset of the other side's five
 inline constexpr int kKingDanger = kHanging + 2 * kThreatTerms;  // zone squares x attackers
 inline constexpr int kPassedFree = kKingDanger + 1;  // passed pawns with the square ahead empty
 inline constexpr int kFeatures = kPassedFree + 1;
@@ -185,10 +184,14 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
   sink.add(kDoubled, sign * (std::popcount(pawns) - std::popcount(files)));
   sink.add(kIsolated, sign * std::popcount(pawns & lonely * kRankSpread));
   sink.add(kProtected, sign * std::popcount(pawns & pawn_attacks));
+  const Bitboard occupied = p.occupied();
   for (Bitboard b = pawns; b != 0; b &= b - 1) {
     const int sq = lowest(b);
     if ((kPassedMask[index(side)][static_cast<std::size_t>(sq)] & enemy_pawns) == 0) {
       sink.add(kPassed + eval_detail::relative_rank(side, sq), sign);
+      // Free to advance: the square ahead is on the board and empty.
+      const Bitboard ahead = kPawnPush[index(side)][static_cast<std::size_t>(sq)];
+      if (ahead != 0 && (ahead & occupied) == 0) sink.add(kPassedFree, sign);
     }
   }
   for (Bitboard b = p.pieces(side, Piece::Rook); b != 0; b &= b - 1) {
@@ -197,8 +200,7 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
     }
   }
   // Threats: what this side attacks of the other's (kings aside).
-  const Bitboard occupied = p.occupied();
-  const int shift = side == p.to_move() ? 0 : kOtherThreats;  // the mover's or the other's
+  const int shift = side == p.to_move() ? 0 : kThreatTerms;  // the mover's or the other's
   const auto by = [](const SideAttacks& a, Piece type) {
     return a.map.by_type[static_cast<std::size_t>(type_index(type))];
   };
@@ -216,18 +218,11 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
   const Bitboard pushed = side == Player::First ? pawns << kFiles : pawns >> kFiles;
   const Bitboard safe = ~by(theirs, Piece::Pawn) & (~theirs.map.all | mine.map.all);
   Bitboard push_attacks = 0;
-  constexpr Bitboard kBoard = (Bitboard{1} << kSquares) - 1;
-  for (Bitboard b = pushed & ~occupied & safe & kBoard; b != 0; b &= b - 1) {
+  for (Bitboard b = pushed & ~occupied & safe & kAll; b != 0; b &= b - 1) {
     push_attacks |= kPawnAttacks[index(side)][lowest(b)];
   }
   sink.add(kPushThreat + shift, sign * std::popcount(push_attacks & enemy_pieces));
   sink.add(kKingDanger, sign * mine.zone_squares * mine.zone_attackers);
-  for (Bitboard b = pawns; b != 0; b &= b - 1) {
-    const int sq = lowest(b);
-    if ((kPassedMask[index(side)][static_cast<std::size_t>(sq)] & enemy_pawns) != 0) continue;
-    const int ahead = sq + (side == Player::First ? kFiles : -kFiles);
-    if (ahead >= 0 && ahead < kSquares && (occupied & bit(ahead)) == 0) sink.add(kPassedFree, sign);
-  }
 }
 
 // Every term of a position (not terminal), White's view.

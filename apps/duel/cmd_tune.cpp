@@ -19,6 +19,7 @@
 #include "duel/core/file.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
 #include "duel/play/match.hpp"
+#include "duel/search/engine.hpp"
 #include "duel/tune/texel.hpp"
 
 namespace duel::cli {
@@ -43,6 +44,14 @@ struct TuneOptions {
   double score_weight = 0.0;
   // Where the fit starts and the l2 pull points: e2's terms or this build's weights.
   std::string start = "e2";
+  // Which positions count (past the opening, not in check): "played" where
+  // the move played was quiet; "quiet" where this build's capture
+  // quiescence (e3) stands pat at once; "resolved" every one, by the end of
+  // that quiescence's line (docs/tuning.md).
+  std::string select = "played";
+  // Also write every position taken (fitted or held out) as a JSON line, for
+  // training other evaluations (scripts/train-net.py).
+  std::string positions_out;
   bool json = false;
 };
 
@@ -59,12 +68,17 @@ struct Positions {
   int games = 0;
   int opening = 0;   // among the first --skip-plies plies
   int in_check = 0;  // the side to move's king attacked
-  int tactical = 0;  // the move played was a capture or a promotion
+  int tactical = 0;  // played: the move played was a capture or a promotion;
+                     // quiet: quiescence found a capture worth playing
+  int resolved = 0;  // resolved: positions replaced by their quiescence's end
+  int ended = 0;     // resolved: positions whose quiescence ends the game
   int forfeits = 0;  // games lost by a timeout, an illegal move or giving up
   // Per fitted position, the mover's reported score in centipawns from
   // White's view, or NaN where the record has none.
   std::vector<double> train_scores;
   std::set<std::string> players;
+  // --positions-out's lines, when asked for.
+  std::ostream* dump = nullptr;
 };
 
 // The score a move's search reported, in e2's centipawns from White's view
@@ -78,8 +92,39 @@ double reported_centipawns(const nlohmann::json& m) {
 
 // One game record (a line of `duel arena --records`): replays its moves
 // from its start and adds its quiet positions, labelled with its result.
+// One --positions-out line: the position taken, the game's result (White's
+// view, 1, 0.5 or 0), the mover's reported score (centipawns, White's view;
+// null without one), e3's draw-clock scale there and whether the game is
+// held out.
 template <class Rules>
-Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
+void dump_position(Positions& out, const mc::State<Rules>& s, double result,
+                   const nlohmann::json& m, bool held_out) {
+  if (out.dump == nullptr) return;
+  const double cp = reported_centipawns(m);
+  nlohmann::json line = {{"fen", s.to_text()},
+                         {"result", result},
+                         {"score", std::isnan(cp) ? nlohmann::json(nullptr) : nlohmann::json(cp)},
+                         {"scale", mc::e3::draw_scale(s)},
+                         {"held_out", held_out}};
+  *out.dump << line.dump() << '\n';
+}
+
+// --select's quiescence: the engine's own, with the heuristic this build plays.
+template <class Rules>
+using Resolver = search::Engine<mc::State<Rules>, mc::E3>;
+
+// The features of a fitted position: White's view, scaled by the draw clock.
+template <class Rules>
+mc::e3::Features fitted_features(const mc::State<Rules>& s) {
+  mc::e3::Features f = mc::e3::features(s);
+  const double scale = mc::e3::draw_scale(s);
+  for (double& x : f) x *= scale;
+  return f;
+}
+
+template <class Rules>
+Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& out,
+                      Resolver<Rules>& resolver) {
   using S = mc::State<Rules>;
   // Step 1. The fields this needs, checked.
   if (!j.is_object()) return fail("not a JSON object");
@@ -118,7 +163,9 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
     }
   }
   // Step 2. Replay; a position counts when the engine would stand pat on it:
-  // past the opening, not in check, and the move played was quiet.
+  // past the opening, not in check, and (--select) the move played was
+  // quiet, or quiescence stands pat at once, or by the end of its
+  // quiescence's line (unless that ends the game).
   // Payoff is Player::First's (White's) view, as the result is.
   const double result = (payoff + 1.0) / 2.0;
   const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
@@ -136,13 +183,27 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
       ++out.opening;
     } else if (s.position().in_check()) {
       ++out.in_check;
+    } else if (o.select != "played") {
+      S leaf = s;
+      const auto line = resolver.quiescence_line(s);
+      for (const auto& step : line) leaf = leaf.result(step);
+      if (o.select == "quiet" && !line.empty()) {
+        ++out.tactical;
+      } else if (leaf.is_terminal()) {
+        ++out.ended;
+      } else if (leaf.position().in_check()) {
+        ++out.in_check;  // quiescence stopped answering checks
+      } else {
+        if (!line.empty()) ++out.resolved;
+        into.add(fitted_features(leaf), result);
+        dump_position(out, leaf, result, m, held_out);
+        if (!held_out) out.train_scores.push_back(reported_centipawns(m));
+      }
     } else if (s.is_tactical(*move)) {
       ++out.tactical;
     } else {
-      mc::e3::Features f = mc::e3::features(s);
-      const double scale = mc::e3::draw_scale(s);
-      for (double& x : f) x *= scale;
-      into.add(f, result);
+      into.add(fitted_features(s), result);
+      dump_position(out, s, result, m, held_out);
       if (!held_out) out.train_scores.push_back(reported_centipawns(m));
     }
     s = s.result(*move);
@@ -254,6 +315,7 @@ std::string command_line(const TuneOptions& o) {
                    o.iterations, o.rate, o.l2, o.skip_plies, o.validation);
   if (o.score_weight > 0.0) c += fmt::format(" --score-weight {:g}", o.score_weight);
   if (o.start != "e2") c += " --start " + o.start;
+  if (o.select != "played") c += " --select " + o.select;
   return c;
 }
 
@@ -268,6 +330,16 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
     WallClock clock;
     // Step 4. Read every record; any bad line stops with its file and number.
     Positions data;
+    // The table is not used in quiescence (the engine's default), so 1 MB will do.
+    search::EngineOptions resolve_options;
+    resolve_options.hash_mb = 1;
+    Resolver<Rules> resolver(mc::E3{}, resolve_options);
+    std::ofstream dump;
+    if (!o.positions_out.empty()) {
+      dump.open(o.positions_out);
+      if (!dump) return bad_input("--positions-out: cannot write " + o.positions_out);
+      data.dump = &dump;
+    }
     for (const auto& path : o.records) {
       std::ifstream in(path);
       if (!in) return bad_input("--records: cannot read " + path);
@@ -278,11 +350,14 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
         if (j.is_discarded()) {
           return bad_input(fmt::format("--records {} line {}: not valid JSON", path, n));
         }
-        const auto added = add_game<Rules>(j, o, data);
+        const auto added = add_game<Rules>(j, o, data, resolver);
         if (!added) {
           return bad_input(fmt::format("--records {} line {}: {}", path, n, added.error()));
         }
       }
+    }
+    if (dump.is_open() && !dump.flush()) {
+      return bad_input("--positions-out: cannot write " + o.positions_out);
     }
     if (data.train.size() == 0) {
       return bad_input(
@@ -326,12 +401,19 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
     // Step 6. The summary (stderr, or stdout as JSON) and the header.
     std::string players;
     for (const auto& p : data.players) players += (players.empty() ? "" : ", ") + p;
+    std::string left_out = fmt::format("{} opening, {} in check", data.opening, data.in_check);
+    if (o.select == "played") {
+      left_out += fmt::format(", {} captures or promotions", data.tactical);
+    } else if (o.select == "quiet") {
+      left_out += fmt::format(", {} with a capture quiescence would play", data.tactical);
+    } else {
+      left_out += fmt::format(", {} ending the game in quiescence; {} resolved by quiescence",
+                              data.ended, data.resolved);
+    }
     const std::string positions = fmt::format(
-        "{} games, {} positions ({} to fit, {} held out); left out: {} opening, {} in check, {} "
-        "captures or promotions{}",
-        data.games, data.train.size() + data.validation.size(), data.train.size(),
-        data.validation.size(), data.opening, data.in_check, data.tactical,
-        data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
+        "{} games, {} positions ({} to fit, {} held out); left out: {}{}", data.games,
+        data.train.size() + data.validation.size(), data.train.size(), data.validation.size(),
+        left_out, data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
     const std::string targets =
         o.score_weight > 0.0
             ? fmt::format("; targets: {:g} result + {:g} reported score for {} of {} fitted",
@@ -379,6 +461,8 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
                           {"iterations", r.iterations},
                           {"score_weight", o.score_weight},
                           {"scored", scored},
+                          {"resolved", data.resolved},
+                          {"ended_in_quiescence", data.ended},
                           {"weights", weights},
                           {"seconds", clock.seconds()}};
       std::cout << j.dump(2) << '\n';
@@ -428,6 +512,15 @@ Command add_tune(CLI::App& app) {
                   "this build plays")
       ->check(CLI::IsMember({"e2", "tuned"}))
       ->capture_default_str();
+  sub->add_option("--select", o->select,
+                  "Positions that count: where the move played was quiet (played), where "
+                  "this build's capture quiescence stands pat at once (quiet), or each by the "
+                  "end of that quiescence's line (resolved)")
+      ->check(CLI::IsMember({"played", "quiet", "resolved"}))
+      ->capture_default_str();
+  sub->add_option("--positions-out", o->positions_out,
+                  "Also write every position taken as a JSON line: fen, result (White's view), "
+                  "the mover's reported score in centipawns, held_out");
   sub->add_flag("--json", o->json, "The summary and weights as one JSON document on stdout");
   return {sub,
           [o] { return with_game(o->game, "", [&](const auto& s) { return run_tune(s, *o); }); }};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../support/limits.hpp"
+#include "duel/games/minichess/linear_eval.hpp"
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/search/engine.hpp"
 
@@ -110,6 +111,20 @@ TEST(MinichessSearch, QuiescenceChecksFindAQuietMate) {
       EXPECT_LT(out.value, -200) << "a rook and a pawn against a pawn";
     }
   }
+}
+
+TEST(MinichessSearch, QuiescenceLineEndsWhereTheSideToMoveStandsPat) {
+  // The tuner's --resolve (docs/tuning.md): a rook takes a queen a pawn
+  // defends, the pawn takes back, and White has no capture left.
+  const auto exchange = GardnerState{}.from_text("4k/1p3/2q2/4K/2R2 w - - 0 1");
+  ASSERT_TRUE(exchange.ok()) << exchange.error();
+  search::Engine<GardnerState, E3> engine(E3{});
+  const auto line = engine.quiescence_line(*exchange);
+  ASSERT_EQ(line.size(), 2U);
+  EXPECT_EQ(exchange->move_text(line[0]), "c1c3");
+  EXPECT_EQ(exchange->result(line[0]).move_text(line[1]), "b4c3");
+  // Nothing to capture at the start: the position is its own end.
+  EXPECT_TRUE(engine.quiescence_line(GardnerState{}).empty());
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -343,6 +344,86 @@ TEST(TuneCli, WritesItsRuleSetsBlockAndKeepsTheOthers) {
   EXPECT_LT(w.find("// END gardner"), w.find(other)) << w;
   EXPECT_NE(r.err.find("4 games"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("K = "), std::string::npos) << r.err;
+}
+
+TEST(TuneCli, SelectChoosesThePositionsByTheMovePlayedOrByQuiescence) {
+  // A rook takes a queen a pawn defends, the pawn takes back, a king steps:
+  // two of the three positions had a capture played. By the move played
+  // (the default) only the last counts; resolved, all three do, the first
+  // two by where their quiescence ends (the exchange played out).
+  const std::string game =
+      R"({"game":"gardner","start":"4k/1p3/2q2/4K/2R2 w - - 0 1","moves":[{"move":"c1c3"},)"
+      R"({"move":"b4c3"},{"move":"e2e1"}],"payoff":1})";
+  // The same start, where White steps aside instead: a quiet move played
+  // while quiescence would take the queen.
+  const std::string aside =
+      R"({"game":"gardner","start":"4k/1p3/2q2/4K/2R2 w - - 0 1","moves":[{"move":"e2d1"}],)"
+      R"("payoff":0})";
+  const std::string base =
+      "tune gardner --records g.jsonl --skip-plies 0 --validation 0 --json --iterations 0";
+  const auto run = [&](const std::string& records, const std::string& select) {
+    const CliRun r = test_support::duel(base + select, "", {{"g.jsonl", records}});
+    EXPECT_EQ(r.status, 0) << select << ": " << r.err;
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.out;
+    return j;
+  };
+  const auto played = run(game, "");
+  EXPECT_EQ(played["positions"], 1) << played;
+  EXPECT_EQ(played["resolved"], 0) << played;
+  const auto resolved = run(game, " --select resolved");
+  EXPECT_EQ(resolved["positions"], 3) << resolved;
+  EXPECT_EQ(resolved["resolved"], 2) << resolved;
+  EXPECT_EQ(resolved["ended_in_quiescence"], 0) << resolved;
+  // All three end in the same position (White has given a rook for the
+  // queen and is to move), so the error is that one row's, three times: the
+  // same as the quiet position's alone.
+  EXPECT_DOUBLE_EQ(resolved["error_before"].get<double>(), played["error_before"].get<double>());
+  // With the second game: the move played counts its start (quiet move),
+  // quiet does not (quiescence takes the queen), resolved counts its end.
+  const std::string both = game + "\n" + aside + "\n";
+  EXPECT_EQ(run(both, "")["positions"], 2);
+  EXPECT_EQ(run(both, " --select quiet")["positions"], 1);
+  EXPECT_EQ(run(both, " --select resolved")["positions"], 4);
+  // The header names the option; a bad one is one line.
+  const CliRun header = test_support::duel(
+      "tune gardner --records g.jsonl --skip-plies 0 --validation 0 --iterations 0 --select quiet",
+      "", {{"g.jsonl", game}});
+  ASSERT_EQ(header.status, 0) << header.err;
+  EXPECT_NE(header.out.find("--skip-plies 0 --validation 0 --select quiet\n"), std::string::npos)
+      << header.out;
+  expect_bad_input("tune gardner --records g.jsonl --select all", "--select", {{"g.jsonl", game}});
+}
+
+TEST(TuneCli, PositionsOutWritesEveryPositionTaken) {
+  // Two games of random agents; every position taken is one line, held out
+  // or not, with its result, its mover's score (none: random agents report
+  // none) and the draw clock's scale.
+  const CliRun r = test_support::duel(
+      "arena gardner --agent random:seed=1 --agent random:seed=2 --games 2 --records g.jsonl "
+      "--json >/dev/null && '" DUEL_BIN
+      "' tune gardner --records g.jsonl --iterations 0 --validation 2 --json "
+      "--positions-out p.jsonl",
+      "");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(summary.is_discarded()) << r.out;
+  const std::string dump = r.files.count("p.jsonl") != 0 ? r.files.at("p.jsonl") : "";
+  EXPECT_EQ(lines(dump), summary["positions"].get<int>()) << dump;
+  int held_out = 0;
+  std::istringstream in(dump);
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << line;
+    EXPECT_TRUE(mc::GardnerState{}.from_text(j["fen"].get<std::string>()).ok()) << line;
+    EXPECT_TRUE(j["score"].is_null()) << line;
+    EXPECT_GT(j["scale"].get<double>(), 0.0) << line;
+    EXPECT_LE(j["scale"].get<double>(), 1.0) << line;
+    held_out += j["held_out"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_EQ(held_out, summary["held_out"].get<int>());
+  expect_bad_input("tune gardner --records g.jsonl --positions-out /no/such/dir/p.jsonl",
+                   "--positions-out: cannot write", {{"g.jsonl", kGame}});
 }
 
 }  // namespace

@@ -187,6 +187,20 @@ class Engine {
     return out;
   }
 
+  // The principal variation of a full-window capture quiescence from `s`:
+  // the captures (and answers to check) after which the side to move stands
+  // pat, so that the position at its end is one the search would judge by
+  // the heuristic. Empty when `s` itself is that position. The tuner
+  // resolves its positions with it (docs/tuning.md).
+  std::vector<Move> quiescence_line(const S& s) requires HasTactics<S> {
+    m_stop = StopControl(Limits{});
+    m_stats = SearchStats{};
+    m_nodes = 0;
+    m_root_side = s.to_move();
+    quiesce(s, 0, -kInfinite, kInfinite);
+    return m_pv.line(0);
+  }
+
  private:
   static constexpr int kLmrSize = 64;
   static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check

@@ -104,11 +104,10 @@ TEST(ChessEval, EveryHeuristicIsSelectableByName) {
   for (const char* name : {"e0", "e1", "e2", "random"}) {
     EXPECT_TRUE(with_heuristic<Comp472State>(name, 0, [](auto) {})) << name;
   }
-  // e3 is the default in Gardner and CS3243 (SPRTs against e2,
-  // docs/tuning.md); COMP 472 keeps e2.
+  // e3 is the default in every rule set (SPRTs against e2, docs/tuning.md).
   EXPECT_EQ(default_heuristic<GardnerState>(), "e3");
   EXPECT_EQ(default_heuristic<Cs3243State>(), "e3");
-  EXPECT_EQ(default_heuristic<Comp472State>(), "e2");
+  EXPECT_EQ(default_heuristic<Comp472State>(), "e3");
 }
 
 }  // namespace

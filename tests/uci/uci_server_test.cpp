@@ -278,7 +278,8 @@ TEST(UciServer, ClockOfTheSideToMoveIsUsed) {
 
 // `Eval default` is each variant's own default heuristic: a search with it
 // visits exactly the nodes of one with that heuristic named (e3 in gardner
-// and gardner-cs3243, e2 in minichess-comp472, games::default_heuristic).
+// and gardner-cs3243 and, since 2026-11-25, minichess-comp472,
+// games::default_heuristic).
 TEST(UciServer, EvalDefaultFollowsTheVariant) {
   const auto nodes_of = [](const std::string& variant, const std::string& eval) {
     Lines lines;
@@ -301,7 +302,8 @@ TEST(UciServer, EvalDefaultFollowsTheVariant) {
   EXPECT_NE(nodes_of("gardner", "default"), nodes_of("gardner", "e2"));
   EXPECT_EQ(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e3"));
   EXPECT_NE(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e2"));
-  EXPECT_EQ(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e2"));
+  EXPECT_EQ(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e3"));
+  EXPECT_NE(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e2"));
 }
 
 TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {

@@ -307,7 +307,7 @@ struct Server::Impl {
   }
 
   // The heuristic names as `var` list items: `default` (the variant's own
-  // default: e3 in gardner and cs3243, e2 in comp472) first.
+  // default: e3 in all three) first.
   static constexpr std::string_view kEvalDefault = "default";
   [[nodiscard]] static std::vector<std::string> eval_names() {
     std::vector<std::string> out{std::string(kEvalDefault)};

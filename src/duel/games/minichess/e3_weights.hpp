@@ -13,82 +13,82 @@ inline constexpr Weights kWeights = start_weights<Rules>();
 
 // BEGIN gardner
 // clang-format off
-// Written by: duel tune gardner --records sp-501.jsonl --records sp-502.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10 --start tuned
-// Data: 12000 games, 189289 positions (170206 to fit, 19083 held out); left out: 47700 opening, 46906 in check, 78175 captures or promotions; players: engine:depth=8, engine:depth=9
-// Fit: K = 0.003812; MSE fitted 0.040689 -> 0.038235, held out 0.039123 -> 0.038198 (3000 iterations)
+// Written by: duel tune gardner --records sp-501.jsonl --records sp-502.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10 --start tuned --select quiet
+// Data: 12000 games, 177906 positions (159976 to fit, 17930 held out); left out: 47700 opening, 46906 in check, 89558 with a capture quiescence would play; players: engine:depth=8, engine:depth=9
+// Fit: K = 0.003907; MSE fitted 0.038582 -> 0.038079, held out 0.038921 -> 0.038664 (3000 iterations)
 template <>
 inline constexpr Weights kWeights<Gardner> = {
     // material: P N B R Q
-      157.52,   392.83,   323.26,   520.75,   870.00,
+      160.76,   414.08,   327.85,   526.74,   866.26,
     // piece-square P: files a|e, b|d, c; ranks from its own side
         0.00,     0.00,     0.00,  // rank 1
-       -3.07,     6.29,     7.04,  // rank 2
-       11.60,    40.61,    39.09,  // rank 3
-       57.37,   110.69,   117.91,  // rank 4
+       -1.93,     6.79,     6.00,  // rank 2
+       12.75,    45.77,    39.51,  // rank 3
+       61.58,   100.57,   119.72,  // rank 4
         0.00,     0.00,     0.00,  // rank 5
     // piece-square N: files a|e, b|d, c; ranks from its own side
-      -17.44,     2.84,   -11.59,  // rank 1
-       23.34,    18.44,   -13.57,  // rank 2
-       18.79,    17.17,    37.26,  // rank 3
-        6.77,    18.01,    25.96,  // rank 4
-      -18.61,   -30.46,   -20.08,  // rank 5
+      -16.10,    -6.58,   -10.57,  // rank 1
+       19.78,    25.09,    -0.67,  // rank 2
+       24.35,    22.60,    60.52,  // rank 3
+       -0.27,    20.54,    26.76,  // rank 4
+      -25.56,   -36.50,   -25.30,  // rank 5
     // piece-square B: files a|e, b|d, c; ranks from its own side
-       -9.46,     0.59,     0.77,  // rank 1
-        1.63,    26.60,     6.00,  // rank 2
-       20.19,     6.09,     6.21,  // rank 3
-        0.00,    13.96,     6.15,  // rank 4
-      -26.25,     6.23,    -3.44,  // rank 5
+       -4.87,     0.59,    -1.48,  // rank 1
+        1.44,    27.59,     6.00,  // rank 2
+       22.10,     6.05,    11.38,  // rank 3
+       -0.06,    16.10,     6.10,  // rank 4
+      -27.98,     4.22,    -7.32,  // rank 5
     // piece-square R: files a|e, b|d, c; ranks from its own side
-      -23.25,   -25.05,   -28.37,  // rank 1
-      -27.40,   -10.16,   -31.48,  // rank 2
-      -14.65,    18.90,    10.75,  // rank 3
-       29.21,    29.91,    45.00,  // rank 4
-       16.17,    23.86,     7.33,  // rank 5
+      -21.09,   -24.38,   -25.69,  // rank 1
+      -30.96,   -17.43,   -46.21,  // rank 2
+      -14.50,    12.35,    11.71,  // rank 3
+       27.53,    21.89,    53.07,  // rank 4
+       34.22,    37.34,     8.89,  // rank 5
     // piece-square Q: files a|e, b|d, c; ranks from its own side
-      -31.13,   -31.92,   -27.23,  // rank 1
-       10.52,   -21.78,    -1.50,  // rank 2
-       26.18,    20.21,    11.59,  // rank 3
-        9.37,    10.38,    20.04,  // rank 4
-       -3.36,    -0.50,     7.12,  // rank 5
+      -37.59,   -32.57,   -27.14,  // rank 1
+        3.82,   -25.19,   -11.32,  // rank 2
+       31.79,    16.92,    13.40,  // rank 3
+       13.07,    16.50,    19.06,  // rank 4
+        3.91,     0.54,     9.06,  // rank 5
     // piece-square K: files a|e, b|d, c; ranks from its own side
-      -23.60,   -17.36,   -33.66,  // rank 1
-      -14.17,   -24.79,   -43.30,  // rank 2
-       -9.26,   -24.43,   -42.89,  // rank 3
-        9.47,   -14.39,   -35.83,  // rank 4
-      -18.70,     6.26,   -13.35,  // rank 5
-        1.68,  // mobility N
-       11.85,  // mobility B
-       14.69,  // mobility R
-       11.99,  // mobility Q
-       -1.25,  // mobility K
-        2.64,  // king zone attacked
-       -1.08,  // king zone attackers
-      -21.59,  // pawn shield
-      -50.53,  // doubled pawns
-      -20.48,  // isolated pawns
-      -24.43,  // protected pawns
+      -29.86,   -18.22,   -25.96,  // rank 1
+      -18.74,   -21.59,   -49.91,  // rank 2
+      -17.50,   -37.70,   -63.00,  // rank 3
+       15.32,   -15.01,   -48.47,  // rank 4
+       -8.19,    35.23,     3.59,  // rank 5
+       -4.38,  // mobility N
+       10.08,  // mobility B
+       14.20,  // mobility R
+       13.27,  // mobility Q
+       -2.78,  // mobility K
+        3.22,  // king zone attacked
+       -1.88,  // king zone attackers
+      -23.81,  // pawn shield
+      -54.68,  // doubled pawns
+      -19.47,  // isolated pawns
+      -25.08,  // protected pawns
         0.00,  // passed rank 1
-       -7.43,  // passed rank 2
-       23.77,  // passed rank 3
-       15.97,  // passed rank 4
+      -10.75,  // passed rank 2
+       14.81,  // passed rank 3
+       11.87,  // passed rank 4
         0.00,  // passed rank 5
-       25.54,  // rook on open file
-       18.45,  // best capture
-        6.31,  // threat
-       11.70,  // tempo
+       24.10,  // rook on open file
+        5.68,  // best capture
+        7.17,  // threat
+        6.38,  // tempo
         0.00,  // king en prise
-       45.53,  // hanging (mover)
-       37.56,  // pawn threat (mover)
-       18.19,  // minor threat (mover)
-        5.88,  // rook threat (mover)
-       42.83,  // push threat (mover)
-       30.41,  // hanging (other)
-       25.88,  // pawn threat (other)
-       34.11,  // minor threat (other)
-        9.27,  // rook threat (other)
-       17.45,  // push threat (other)
-       -3.32,  // king danger
-       33.40,  // passed free
+       27.30,  // hanging (mover)
+       36.99,  // pawn threat (mover)
+       17.28,  // minor threat (mover)
+        4.73,  // rook threat (mover)
+       49.23,  // push threat (mover)
+       40.32,  // hanging (other)
+       46.46,  // pawn threat (other)
+       56.82,  // minor threat (other)
+       18.83,  // rook threat (other)
+       34.15,  // push threat (other)
+       -4.33,  // king danger
+       33.83,  // passed free
 };
 // clang-format on
 // END gardner
@@ -177,31 +177,31 @@ inline constexpr Weights kWeights<Cs3243> = {
 
 // BEGIN minichess-comp472
 // clang-format off
-// Written by: duel tune minichess-comp472 --records /tmp/tune/minichess-comp472.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10
-// Data: 1001 games, 10062 positions (9045 to fit, 1017 held out); left out: 3174 opening, 3127 in check, 2434 captures or promotions; players: engine:depth=7, engine:depth=7,eval=e1
-// Fit: K = 0.002504; MSE fitted 0.036492 -> 0.032392, held out 0.038132 -> 0.033686 (3000 iterations)
+// Written by: duel tune minichess-comp472 --records c472-531.jsonl --iterations 3000 --rate 1 --l2 1e-08 --skip-plies 4 --validation 10 --start tuned
+// Data: 6000 games, 56039 positions (50587 to fit, 5452 held out); left out: 18950 opening, 17436 in check, 14301 captures or promotions; players: engine:depth=8, engine:depth=9
+// Fit: K = 0.002789; MSE fitted 0.033520 -> 0.031495, held out 0.035873 -> 0.034151 (3000 iterations)
 template <>
 inline constexpr Weights kWeights<Comp472> = {
     // material: P N B R Q
-      160.25,   283.05,   314.86,   500.00,   882.66,
+      150.54,   294.89,   342.16,   500.00,   887.49,
     // piece-square P: files a|e, b|d, c; ranks from its own side
         0.00,     0.00,     0.00,  // rank 1
-        0.00,    32.21,     3.66,  // rank 2
-       27.76,    32.45,     0.60,  // rank 3
-      101.22,   108.63,    83.72,  // rank 4
+        0.00,    19.18,    31.25,  // rank 2
+        8.23,     8.56,    22.44,  // rank 3
+       83.28,   112.93,    94.67,  // rank 4
         0.00,     0.00,     0.00,  // rank 5
     // piece-square N: files a|e, b|d, c; ranks from its own side
-      -11.30,    -8.73,   -12.94,  // rank 1
-        6.02,    30.22,   -26.90,  // rank 2
-        0.84,    10.25,    26.34,  // rank 3
-       12.49,   -56.96,   -10.62,  // rank 4
-        9.99,   -21.02,    -0.63,  // rank 5
+       -8.67,    12.42,    -7.44,  // rank 1
+       18.49,     0.35,   -36.26,  // rank 2
+       21.93,     1.69,    44.19,  // rank 3
+       17.35,   -68.78,    -7.92,  // rank 4
+        2.31,   -24.12,    -6.67,  // rank 5
     // piece-square B: files a|e, b|d, c; ranks from its own side
-      -48.10,     0.00,    11.98,  // rank 1
-        0.00,    14.02,     6.00,  // rank 2
-       -8.03,     6.00,    21.90,  // rank 3
-        0.00,     6.67,     6.00,  // rank 4
-       -0.46,     0.00,    30.89,  // rank 5
+      -31.93,     0.00,     7.04,  // rank 1
+        0.00,    41.75,     6.00,  // rank 2
+       -1.13,     6.00,    -8.63,  // rank 3
+        0.00,    27.96,     6.00,  // rank 4
+      -13.11,     0.00,    34.20,  // rank 5
     // piece-square R: files a|e, b|d, c; ranks from its own side
         0.00,     0.00,     0.00,  // rank 1
         0.00,     0.00,     0.00,  // rank 2
@@ -209,38 +209,50 @@ inline constexpr Weights kWeights<Comp472> = {
         0.00,     0.00,     0.00,  // rank 4
         0.00,     0.00,     0.00,  // rank 5
     // piece-square Q: files a|e, b|d, c; ranks from its own side
-      -23.43,    16.67,   -11.62,  // rank 1
-      -14.62,   -11.15,    29.68,  // rank 2
-       18.37,    -3.30,   -10.68,  // rank 3
-      -11.54,   -28.24,    33.34,  // rank 4
-      -22.30,    28.41,    21.08,  // rank 5
+      -16.79,     1.83,   -14.83,  // rank 1
+      -18.41,   -27.90,    18.25,  // rank 2
+       18.71,     8.90,    -1.58,  // rank 3
+       11.77,   -10.29,    28.56,  // rank 4
+      -16.41,    23.38,    10.31,  // rank 5
     // piece-square K: files a|e, b|d, c; ranks from its own side
-       -7.77,   -35.23,   -17.57,  // rank 1
-       -2.33,   -44.15,   -32.08,  // rank 2
-       -8.99,   -20.92,    -3.25,  // rank 3
-        2.97,    15.66,   -31.63,  // rank 4
-      -82.41,     2.69,   -35.00,  // rank 5
-        4.88,  // mobility N
-       -5.34,  // mobility B
+      -31.83,   -47.30,   -26.90,  // rank 1
+      -34.04,   -75.20,   -52.59,  // rank 2
+       -4.65,     9.62,     8.87,  // rank 3
+        6.68,     4.85,    13.11,  // rank 4
+      -73.14,    19.59,   -17.07,  // rank 5
+        0.47,  // mobility N
+       -9.61,  // mobility B
         3.00,  // mobility R
-       11.25,  // mobility Q
-       28.62,  // mobility K
-        7.61,  // king zone attacked
-      -15.79,  // king zone attackers
-        5.89,  // pawn shield
-       -5.43,  // doubled pawns
-       17.14,  // isolated pawns
-      -14.59,  // protected pawns
+       12.73,  // mobility Q
+       22.51,  // mobility K
+      -19.28,  // king zone attacked
+       -4.55,  // king zone attackers
+        4.07,  // pawn shield
+        1.13,  // doubled pawns
+      -56.13,  // isolated pawns
+       -3.80,  // protected pawns
         0.00,  // passed rank 1
-       21.27,  // passed rank 2
-       52.10,  // passed rank 3
-       23.57,  // passed rank 4
+       -6.44,  // passed rank 2
+       29.96,  // passed rank 3
+       20.88,  // passed rank 4
         0.00,  // passed rank 5
         0.00,  // rook on open file
-       41.32,  // best capture
-        4.46,  // threat
-      -10.83,  // tempo
+       25.52,  // best capture
+        4.99,  // threat
+       -3.21,  // tempo
      5000.00,  // king en prise
+       27.10,  // hanging (mover)
+       12.52,  // pawn threat (mover)
+       10.45,  // minor threat (mover)
+        0.00,  // rook threat (mover)
+       25.45,  // push threat (mover)
+        9.86,  // hanging (other)
+       -0.57,  // pawn threat (other)
+        3.43,  // minor threat (other)
+        0.00,  // rook threat (other)
+       12.85,  // push threat (other)
+        9.44,  // king danger
+       22.83,  // passed free
 };
 // clang-format on
 // END minichess-comp472

@@ -54,11 +54,8 @@ class State {
   using Move = minichess::Move;
   using Moves = minichess::Moves;
   // The default (first) heuristic is the one measured strongest for the
-  // rule set: e3 in Gardner and CS3243 (SPRTs against e2, docs/tuning.md),
-  // e2 in COMP 472, where e3's gain is not shown yet.
-  using Heuristics = std::conditional_t<!std::is_same_v<Rules, Comp472>,
-                                        std::tuple<E3, E2, E1, E0, RandomHeuristic>,
-                                        std::tuple<E2, E1, E0, E3, RandomHeuristic>>;
+  // rule set: e3 in all three (SPRTs against e2, docs/tuning.md).
+  using Heuristics = std::tuple<E3, E2, E1, E0, RandomHeuristic>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to

@@ -85,7 +85,7 @@ TEST(PlayTrace, AlphabetaFalseMeansMinimaxInNameAndContent) {
   EXPECT_NE(t.find("Player 1 (white) = AI minimax:depth=2,eval=e0, alpha-beta off, heuristic e0"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("Player 2 (black) = AI minimax:depth=1, alpha-beta off, heuristic e2"),
+  EXPECT_NE(t.find("Player 2 (black) = AI minimax:depth=1, alpha-beta off, heuristic e3"),
             std::string::npos)
       << t;
   EXPECT_NE(t.find("minimax search score: "), std::string::npos);

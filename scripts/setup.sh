@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   gnuplot-nox python3 fairy-stockfish
   pybind11-dev python3-dev python3-pytest
+  python3-torch python3-numpy
   libcpp-httplib-dev
   clang-14 libclang-rt-14-dev
 )

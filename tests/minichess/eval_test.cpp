@@ -104,8 +104,9 @@ TEST(ChessEval, EveryHeuristicIsSelectableByName) {
   for (const char* name : {"e0", "e1", "e2", "random"}) {
     EXPECT_TRUE(with_heuristic<Comp472State>(name, 0, [](auto) {})) << name;
   }
-  // e3 is the default in every rule set (SPRTs against e2, docs/tuning.md).
-  EXPECT_EQ(default_heuristic<GardnerState>(), "e3");
+  // e3 is the default in CS3243 and COMP 472 (SPRTs against e2,
+  // docs/tuning.md), n1 in Gardner (docs/net.md).
+  EXPECT_EQ(default_heuristic<GardnerState>(), "n1");
   EXPECT_EQ(default_heuristic<Cs3243State>(), "e3");
   EXPECT_EQ(default_heuristic<Comp472State>(), "e3");
 }

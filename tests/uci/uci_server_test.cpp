@@ -116,9 +116,10 @@ TEST(UciServer, Handshake) {
             "var minichess-comp472");
   EXPECT_EQ(out[3], "option name Hash type spin default 64 min 1 max 16384");
   // `default` (each variant's own) first, then Gardner's heuristics in its order.
-  EXPECT_EQ(out[4],
-            "option name Eval type combo default default var default var e3 var e2 var e1 var e0 "
-            "var random");
+  EXPECT_EQ(
+      out[4],
+      "option name Eval type combo default default var default var n1 var e3 var e2 var e1 var e0 "
+      "var random");
   EXPECT_EQ(out[5], "uciok");
   EXPECT_EQ(out[6], "readyok");
 }
@@ -277,9 +278,8 @@ TEST(UciServer, ClockOfTheSideToMoveIsUsed) {
 }
 
 // `Eval default` is each variant's own default heuristic: a search with it
-// visits exactly the nodes of one with that heuristic named (e3 in gardner
-// and gardner-cs3243 and, since 2026-11-25, minichess-comp472,
-// games::default_heuristic).
+// visits exactly the nodes of one with that heuristic named (n1 in gardner,
+// e3 in gardner-cs3243 and minichess-comp472, games::default_heuristic).
 TEST(UciServer, EvalDefaultFollowsTheVariant) {
   const auto nodes_of = [](const std::string& variant, const std::string& eval) {
     Lines lines;
@@ -298,12 +298,42 @@ TEST(UciServer, EvalDefaultFollowsTheVariant) {
     const auto at = info->find(" nodes ");
     return info->substr(at, info->find(' ', at + 7) - at);
   };
-  EXPECT_EQ(nodes_of("gardner", "default"), nodes_of("gardner", "e3"));
-  EXPECT_NE(nodes_of("gardner", "default"), nodes_of("gardner", "e2"));
+  EXPECT_EQ(nodes_of("gardner", "default"), nodes_of("gardner", "n1"));
+  EXPECT_NE(nodes_of("gardner", "default"), nodes_of("gardner", "e3"));
   EXPECT_EQ(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e3"));
   EXPECT_NE(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e2"));
   EXPECT_EQ(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e3"));
   EXPECT_NE(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e2"));
+}
+
+// n1 is Gardner's only: chosen in another variant, the search says so and
+// uses that variant's default instead (same nodes), and still answers.
+TEST(UciServer, EvalNotOfferedInTheVariantFallsBackToItsDefault) {
+  const auto run = [](const std::string& eval) {
+    Lines lines;
+    Server server(lines.sink());
+    const std::size_t from = lines.size();
+    const std::vector<std::string> commands = {"setoption name UCI_Variant value gardner-cs3243",
+                                               "setoption name Eval value " + eval,
+                                               "position startpos", "go depth 4"};
+    for (const auto& c : commands) {
+      EXPECT_TRUE(server.handle(c)) << c;
+    }
+    server.wait_search();
+    EXPECT_TRUE(lines.wait_for("bestmove ", 1.0, from)) << eval;
+    const auto info = lines.wait_for("info depth 4 ", 0.1, from);
+    const bool note =
+        lines.wait_for("info string Eval: 'n1' is not offered", 0.1, from).has_value();
+    if (!info) return std::make_pair(std::string(), note);
+    const auto at = info->find(" nodes ");
+    return std::make_pair(info->substr(at, info->find(' ', at + 7) - at), note);
+  };
+  const auto [n1_nodes, n1_note] = run("n1");
+  const auto [e3_nodes, e3_note] = run("e3");
+  EXPECT_TRUE(n1_note);
+  EXPECT_FALSE(e3_note);
+  EXPECT_FALSE(n1_nodes.empty());
+  EXPECT_EQ(n1_nodes, e3_nodes);
 }
 
 TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {

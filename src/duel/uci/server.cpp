@@ -307,7 +307,7 @@ struct Server::Impl {
   }
 
   // The heuristic names as `var` list items: `default` (the variant's own
-  // default: e3 in all three) first.
+  // default: n1 in gardner, e3 in cs3243 and comp472) first.
   static constexpr std::string_view kEvalDefault = "default";
   [[nodiscard]] static std::vector<std::string> eval_names() {
     std::vector<std::string> out{std::string(kEvalDefault)};
@@ -329,13 +329,21 @@ struct Server::Impl {
             search::EngineOptions options;
             options.hash_mb = mb;
             options.prefault = mb <= kPrefaultMaxMb;
-            // Every name reaching here was checked against the list, so
-            // with_heuristic finds it.
-            const std::string_view name =
-                eval == kEvalDefault ? games::default_heuristic<S>() : std::string_view(eval);
-            (void)games::with_heuristic<S>(name, 0, [&](auto h) {
-              searcher = std::make_unique<EngineSearcher<S, decltype(h)>>(h, options);
-            });
+            const auto build = [&](std::string_view name) {
+              return games::with_heuristic<S>(name, 0, [&](auto h) {
+                searcher = std::make_unique<EngineSearcher<S, decltype(h)>>(h, options);
+              });
+            };
+            // Every name reaching here is in Gardner's list; one that this
+            // variant does not offer (n1, Gardner's only) falls back to the
+            // variant's default, and says so.
+            if (eval == kEvalDefault || !build(eval)) {
+              if (eval != kEvalDefault) {
+                info_string(fmt::format("Eval: '{}' is not offered in {}; using {}", eval, S::kName,
+                                        games::default_heuristic<S>()));
+              }
+              (void)build(games::default_heuristic<S>());
+            }
           },
           position);
     };

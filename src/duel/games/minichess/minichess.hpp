@@ -46,6 +46,7 @@ struct E0;
 struct E1;
 struct E2;
 struct E3;
+struct N1;
 struct RandomHeuristic;
 
 template <class Rules>
@@ -54,8 +55,11 @@ class State {
   using Move = minichess::Move;
   using Moves = minichess::Moves;
   // The default (first) heuristic is the one measured strongest for the
-  // rule set: e3 in all three (SPRTs against e2, docs/tuning.md).
-  using Heuristics = std::tuple<E3, E2, E1, E0, RandomHeuristic>;
+  // rule set: n1, a network trained for Gardner only (docs/net.md), there;
+  // e3 in CS3243 and COMP 472 (SPRTs against e2, docs/tuning.md).
+  using Heuristics = std::conditional_t<std::is_same_v<Rules, Gardner>,
+                                        std::tuple<N1, E3, E2, E1, E0, RandomHeuristic>,
+                                        std::tuple<E3, E2, E1, E0, RandomHeuristic>>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
@@ -349,3 +353,4 @@ static_assert(search::WinLossDraw<GardnerState>);
 
 #include "duel/games/minichess/eval.hpp"         // IWYU pragma: export (e1, e2)
 #include "duel/games/minichess/linear_eval.hpp"  // IWYU pragma: export (e3)
+#include "duel/games/minichess/net_eval.hpp"     // IWYU pragma: export (n1)

@@ -1,0 +1,300 @@
+#!/usr/bin/python3
+"""Train heuristic n1's network on positions written by `duel tune --positions-out`.
+
+n1 (src/duel/games/minichess/net_eval.hpp, docs/net.md) is a small network
+seen from both sides, as NNUE's are: each side's pieces on their squares
+(its own and the enemy's, the board mirrored top to bottom for Black) feed
+one shared layer of H units; the side to move's H and the other side's H,
+clipped to [0, 1], feed 16 clipped units and then one output in pawns.
+
+The target of a position is (1 - W) * result + W * sigmoid(K * score), both
+from White's view (the game's result and the score the mover's search
+reported), and the loss the squared error of sigmoid(K * 100 * net * scale)
+against it, scale being e3's draw-clock factor (the network cannot see the
+clock). Every held-out position (`held_out` in the file: every 10th game by
+default) measures the fit against the bare results.
+
+Writes the weights as the rule set's block of n1_weights.hpp (other rule
+sets' blocks in an existing file are kept). Needs Debian's python3-torch
+and python3-numpy (scripts/setup.sh installs them, for this script and its
+test; the build does not need them).
+
+  scripts/train-net.py --positions P.jsonl [--positions ...] --rules gardner
+      [--out src/duel/games/minichess/n1_weights.hpp] [--hidden 64]
+      [--epochs 30] [--score-weight 0.5] [--k 0.0038] [--seed 1]
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+FILES = RANKS = 5
+SQUARES = FILES * RANKS
+PIECES = "pnbrqk"
+INPUTS = 2 * 6 * SQUARES
+HIDDEN2 = 16
+RULE_TYPES = {"gardner": "Gardner", "gardner-cs3243": "Cs3243", "minichess-comp472": "Comp472"}
+
+
+def die(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2."""
+    print(f"train-net: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def features(fen: str) -> tuple[list[int], list[int], bool]:
+    """The active inputs seen by White and by Black, and whether White is to move.
+
+    Input (0 own / 1 enemy) * 150 + type * 25 + square, squares a1 = 0 to e5
+    = 24, mirrored top to bottom for Black (its own first rank is rank 1).
+    """
+    parts = fen.split()
+    if len(parts) < 2 or parts[1] not in ("w", "b"):
+        raise ValueError(f"not a 5x5 FEN: {fen!r}")
+    rows = parts[0].split("/")
+    if len(rows) != RANKS:
+        raise ValueError(f"not 5 ranks: {fen!r}")
+    white, black = [], []
+    for r, row in enumerate(rows):
+        rank = RANKS - 1 - r
+        file = 0
+        for c in row:
+            if c.isdigit():
+                file += int(c)
+                continue
+            if c.lower() not in PIECES or file >= FILES:
+                raise ValueError(f"bad rank {row!r} in {fen!r}")
+            t = PIECES.index(c.lower())
+            is_white = c.isupper()
+            sq = rank * FILES + file
+            mirrored = (RANKS - 1 - rank) * FILES + file
+            white.append((0 if is_white else 1) * 6 * SQUARES + t * SQUARES + sq)
+            black.append((1 if is_white else 0) * 6 * SQUARES + t * SQUARES + mirrored)
+            file += 1
+        if file != FILES:
+            raise ValueError(f"bad rank {row!r} in {fen!r}")
+    return white, black, parts[1] == "w"
+
+
+def load(paths, score_weight, k):
+    """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale."""
+    import numpy as np
+    stm_idx, oth_idx, offsets = [], [], [0]
+    target, sign, scale, held = [], [], [], []
+    for path in paths:
+        try:
+            f = open(path, encoding="utf-8")
+        except OSError as e:
+            die(f"--positions: cannot read {path}: {e.strerror}")
+        with f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    j = json.loads(line)
+                    w, b, white_to_move = features(j["fen"])
+                    result = float(j["result"])
+                    score = j.get("score")
+                    s = float(j.get("scale", 1.0))
+                    h = bool(j.get("held_out", False))
+                except (ValueError, KeyError, TypeError) as e:
+                    die(f"--positions {path} line {n}: {e}")
+                if not 0.0 <= result <= 1.0:
+                    die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
+                mine, theirs = (w, b) if white_to_move else (b, w)
+                # Pad to a fixed width of 20 pieces a side (a 5x5 start has 10).
+                if len(mine) > 25:
+                    die(f"--positions {path} line {n}: more than 25 pieces")
+                stm_idx.append(mine + [INPUTS] * (25 - len(mine)))
+                oth_idx.append(theirs + [INPUTS] * (25 - len(theirs)))
+                t = result
+                if score is not None and not h:
+                    t = (1 - score_weight) * result + score_weight / (1 + math.exp(-k * score))
+                target.append(t)
+                sign.append(1.0 if white_to_move else -1.0)
+                scale.append(s)
+                held.append(h)
+    if not target:
+        die("--positions: no positions")
+    return (np.array(stm_idx, dtype=np.int64), np.array(oth_idx, dtype=np.int64),
+            np.array(target, dtype=np.float32), np.array(sign, dtype=np.float32),
+            np.array(scale, dtype=np.float32), np.array(held, dtype=bool))
+
+
+# Positions whose outputs the block records, so that a test can check that
+# the C++ network reads the board as this script does (tests/minichess/
+# net_eval_test.cpp): the start, a middle game with Black to move, an ending.
+CHECK_FENS = [
+    "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+    "r1bqk/p1ppp/1pn2/P1PPP/RNBQK b - - 1 3",
+    "4k/1p3/2q2/4K/2R2 w - - 0 1",
+    "2k2/5/1P3/3r1/K4 b - - 0 40",
+]
+
+
+def check_outputs(net, torch) -> list[tuple[str, float]]:
+    """The network's output in pawns (side to move's view) for CHECK_FENS."""
+    rows = []
+    for fen in CHECK_FENS:
+        w, b, white_to_move = features(fen)
+        mine, theirs = (w, b) if white_to_move else (b, w)
+        with torch.no_grad():
+            out = net(torch.tensor([mine]), torch.tensor([theirs]))
+        rows.append((fen, float(out[0])))
+    return rows
+
+
+def block(rules: str, net, about: list[str], checks: list[tuple[str, float]]) -> str:
+    """The rule set's block of n1_weights.hpp."""
+    def floats(t) -> str:
+        values = t.detach().reshape(-1).tolist()
+        lines = []
+        for i in range(0, len(values), 8):
+            lines.append("    " + " ".join(f"{v:.7g}f," for v in values[i:i + 8]))
+        return "\n".join(lines)
+    w1 = net.w1.weight[:INPUTS]  # [inputs][hidden]; the last row is the padding
+    text = f"// BEGIN {rules}\n// clang-format off\n"
+    for line in about:
+        text += f"// {line}\n"
+    text += (f"template <>\ninline constexpr Net<{net.hidden}> kNet<{RULE_TYPES[rules]}> = {{\n"
+             f"  {{  // w1: input x hidden\n{floats(w1)}\n  }},\n"
+             f"  {{  // b1\n{floats(net.b1)}\n  }},\n"
+             f"  {{  // w2: unit x (side to move's hidden, other's hidden)\n{floats(net.w2.weight)}\n  }},\n"
+             f"  {{  // b2\n{floats(net.w2.bias)}\n  }},\n"
+             f"  {{  // w3\n{floats(net.w3.weight)}\n  }},\n"
+             f"  {net.w3.bias.item():.7g}f,  // b3\n"
+             f"}};\n"
+             f"template <>\ninline constexpr std::array<Check, kChecks> kCheck<{RULE_TYPES[rules]}> = {{{{\n")
+    for fen, pawns in checks:
+        text += f"    {{\"{fen}\", {pawns:.7g}f}},\n"
+    text += f"}}}};\n// clang-format on\n// END {rules}\n"
+    return text
+
+
+def header(old: str, rules: str, new_block: str) -> str:
+    """n1_weights.hpp with `new_block` in place of the rule set's old one."""
+    blocks = {m.group(1): m.group(0)
+              for m in re.finditer(r"^// BEGIN (\S+)\n.*?^// END \1\n", old, re.S | re.M)}
+    blocks[rules] = new_block
+    text = ("#pragma once\n"
+            "// The trained weights of heuristic `n1`, one block per rule set, written by\n"
+            "// scripts/train-net.py (docs/net.md has the commands and the data that\n"
+            "// produced each block). Do not edit by hand: rerun the script. Only\n"
+            "// net_eval.cpp includes this file.\n"
+            "#include \"duel/games/minichess/net_eval.hpp\"\n\n"
+            "namespace duel::games::minichess::n1 {\n\n"
+            "// A rule set without a block below has no network (N1 is offered where one is).\n"
+            "template <class Rules>\n"
+            "inline constexpr Net<kHidden> kNet{};\n"
+            "// The network's outputs in pawns for a few positions, as the script computed\n"
+            "// them (tests/minichess/net_eval_test.cpp compares the C++ network's).\n"
+            "template <class Rules>\n"
+            "inline constexpr std::array<Check, kChecks> kCheck{};\n")
+    for name in RULE_TYPES:
+        if name in blocks:
+            text += "\n" + blocks[name]
+    return text + "\n}  // namespace duel::games::minichess::n1\n"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--positions", action="append", required=True)
+    p.add_argument("--rules", required=True, choices=sorted(RULE_TYPES))
+    p.add_argument("--out")
+    p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--batch", type=int, default=4096)
+    p.add_argument("--rate", type=float, default=1e-3)
+    p.add_argument("--score-weight", type=float, default=0.5)
+    p.add_argument("--k", type=float, default=0.0038)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2)
+    a = p.parse_args()
+    if not 0.0 <= a.score_weight <= 1.0:
+        die("--score-weight must be in [0, 1]")
+    if a.hidden < 1 or a.hidden > 512 or a.epochs < 0 or a.batch < 1 or a.k <= 0:
+        die("--hidden 1..512, --epochs >= 0, --batch >= 1, --k > 0")
+    try:
+        import numpy as np
+        import torch
+    except ImportError as e:
+        die(f"needs Debian's python3-torch and python3-numpy ({e})")
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    stm, oth, target, sign, scale, held = load(a.positions, a.score_weight, a.k)
+
+    class Net(torch.nn.Module):
+        def __init__(self, hidden):
+            super().__init__()
+            self.hidden = hidden
+            # One extra input row (index INPUTS) is the padding: always 0.
+            self.w1 = torch.nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=INPUTS)
+            self.b1 = torch.nn.Parameter(torch.zeros(hidden))
+            self.w2 = torch.nn.Linear(2 * hidden, HIDDEN2)
+            self.w3 = torch.nn.Linear(HIDDEN2, 1)
+
+        def forward(self, s, o):
+            a = torch.clamp(self.w1(s) + self.b1, 0, 1)
+            b = torch.clamp(self.w1(o) + self.b1, 0, 1)
+            h = torch.clamp(self.w2(torch.cat([a, b], 1)), 0, 1)
+            return self.w3(h).squeeze(1)  # pawns, side to move's view
+
+    net = Net(a.hidden)
+    with torch.no_grad():
+        net.w1.weight.mul_(0.1)
+    train = np.flatnonzero(~held)
+    valid = np.flatnonzero(held)
+    t_stm, t_oth = torch.from_numpy(stm), torch.from_numpy(oth)
+    t_target, t_sign, t_scale = map(torch.from_numpy, (target, sign, scale))
+
+    def predict(rows):
+        cp = 100.0 * net(t_stm[rows], t_oth[rows]) * t_sign[rows] * t_scale[rows]
+        return torch.sigmoid(a.k * cp)
+
+    def error(rows) -> float:
+        if len(rows) == 0:
+            return float("nan")
+        with torch.no_grad():
+            total = 0.0
+            for i in range(0, len(rows), 65536):
+                r = torch.from_numpy(rows[i:i + 65536])
+                total += float(((predict(r) - t_target[r]) ** 2).sum())
+        return total / len(rows)
+
+    opt = torch.optim.Adam(net.parameters(), lr=a.rate)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(a.epochs, 1))
+    rng = np.random.default_rng(a.seed)
+    for epoch in range(a.epochs):
+        order = rng.permutation(train)
+        for i in range(0, len(order), a.batch):
+            r = torch.from_numpy(order[i:i + a.batch])
+            loss = ((predict(r) - t_target[r]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        sched.step()
+        print(f"train-net: epoch {epoch + 1} of {a.epochs}: fitted {error(train):.6f}, "
+              f"held out {error(valid):.6f}", file=sys.stderr)
+    fitted, held_out = error(train), error(valid)
+    about = [f"Written by: scripts/train-net.py --rules {a.rules} " +
+             " ".join(f"--positions {os.path.basename(x)}" for x in a.positions) +
+             f" --hidden {a.hidden} --epochs {a.epochs} --batch {a.batch} --rate {a.rate:g}"
+             f" --score-weight {a.score_weight:g} --k {a.k:g} --seed {a.seed}",
+             f"Data: {len(train)} positions fitted, {len(valid)} held out",
+             f"Fit: MSE fitted {fitted:.6f}, held out {held_out:.6f} (targets of held-out "
+             "positions: the results)"]
+    text = block(a.rules, net, about, check_outputs(net, torch))
+    if a.out:
+        old = open(a.out, encoding="utf-8").read() if os.path.exists(a.out) else ""
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.write(header(old, a.rules, text))
+    else:
+        sys.stdout.write(header("", a.rules, text))
+    print(f"train-net: {len(train)} fitted, {len(valid)} held out; MSE fitted {fitted:.6f}, "
+          f"held out {held_out:.6f}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

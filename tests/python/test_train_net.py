@@ -1,0 +1,130 @@
+"""scripts/train-net.py, which trains heuristic n1's network (docs/net.md).
+
+Its inputs must be the ones the C++ network reads (each side's pieces, the
+board mirrored for Black; tests/minichess/net_eval_test.cpp checks the C++
+side against outputs the script records), its header must keep the other
+rule sets' blocks, and bad input is one line and exit status 2. Training
+needs Debian's python3-torch, which only training needs: without it the
+training test is skipped and the script says what is missing.
+"""
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, duel_bin, random_states
+
+SCRIPT = ROOT / "scripts" / "train-net.py"
+spec = importlib.util.spec_from_file_location("train_net", SCRIPT)
+train_net = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(train_net)
+
+try:
+    import torch  # noqa: F401
+    HAVE_TORCH = True
+except ImportError:
+    HAVE_TORCH = False
+needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="python3-torch is not installed")
+
+
+def flip(fen: str) -> str:
+    """The colour-flipped position: ranks reversed, colours swapped, the other side to move."""
+    board, side, *rest = fen.split()
+    ranks = [r.swapcase() for r in reversed(board.split("/"))]
+    return " ".join(["/".join(ranks), "b" if side == "w" else "w", *rest])
+
+
+def test_each_side_sees_the_flipped_position_as_the_other_side_sees_this_one():
+    for seed in range(6):
+        for _, state in random_states("gardner", seed, 30):
+            white, black, white_to_move = train_net.features(state.text)
+            f_white, f_black, f_white_to_move = train_net.features(flip(state.text))
+            assert sorted(white) == sorted(f_black)
+            assert sorted(black) == sorted(f_white)
+            assert white_to_move != f_white_to_move
+
+
+def test_inputs_by_hand():
+    # A white king on a1 and a black pawn on b4: White sees its own king on
+    # square 0 and an enemy pawn on b4 (square 16); Black sees its own pawn
+    # on b2 (mirrored: square 6) and the enemy king on a5 (square 20).
+    white, black, white_to_move = train_net.features("5/1p3/5/5/K4 b - - 0 1")
+    king, pawn, squares = 5, 0, 25
+    assert sorted(white) == sorted([0 * 150 + king * squares + 0, 1 * 150 + pawn * squares + 16])
+    assert sorted(black) == sorted([0 * 150 + pawn * squares + 6, 1 * 150 + king * squares + 20])
+    assert not white_to_move
+    for bad in ["5/5/5/5 w", "6/5/5/5/5 w", "5/5/5/5/4x w", "5/5/5/5/5 x"]:
+        with pytest.raises(ValueError):
+            train_net.features(bad)
+
+
+def test_header_keeps_the_other_rule_sets_blocks():
+    other = "// BEGIN minichess-comp472\n// kept\n// END minichess-comp472\n"
+    old = train_net.header("", "minichess-comp472", other)
+    mine = "// BEGIN gardner\n// new\n// END gardner\n"
+    text = train_net.header(old, "gardner", mine)
+    assert mine in text and other in text
+    assert text.index("BEGIN gardner") < text.index("BEGIN minichess-comp472")
+    replaced = train_net.header(text, "gardner", "// BEGIN gardner\n// newer\n// END gardner\n")
+    assert "// new\n" not in replaced and "// newer\n" in replaced and other in replaced
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+def positions_file(tmp_path) -> str:
+    """Positions of a few games of two shallow searches, written by duel tune."""
+    records, out = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    subprocess.run([duel_bin(), "arena", "gardner", "--agent", "engine:depth=1", "--agent",
+                    "engine:depth=1,eval=e1", "--games", "6", "--openings", "random:plies=4",
+                    "--seed", "3", "--records", str(records), "--json"],
+                   check=True, capture_output=True, timeout=300)
+    subprocess.run([duel_bin(), "tune", "gardner", "--records", str(records), "--iterations", "0",
+                    "--validation", "3", "--positions-out", str(out), "--json"],
+                   check=True, capture_output=True, timeout=300)
+    return str(out)
+
+
+@needs_torch
+def test_training_writes_a_block_with_the_networks_checks(tmp_path):
+    positions = positions_file(tmp_path)
+    header = tmp_path / "n1.hpp"
+    header.write_text(train_net.header("", "minichess-comp472",
+                                       "// BEGIN minichess-comp472\n// END minichess-comp472\n"))
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "8", "--epochs", "2",
+            "--out", str(header))
+    assert r.returncode == 0, r.stderr
+    text = header.read_text()
+    assert "inline constexpr Net<8> kNet<Gardner> = {" in text
+    assert "// BEGIN minichess-comp472" in text
+    assert text.count('{"') == len(train_net.CHECK_FENS)
+    assert "held out" in r.stderr
+
+
+@needs_torch
+def test_bad_input_is_one_line_and_status_2(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    for content, needle in [("not json\n", "line 1"),
+                            (json.dumps({"fen": "5/5/5/5 w", "result": 1}) + "\n", "line 1"),
+                            (json.dumps({"fen": "4k/5/5/5/4K w - - 0 1", "result": 2}) + "\n",
+                             "not in [0, 1]"),
+                            ("", "no positions")]:
+        bad.write_text(content)
+        r = run("--positions", str(bad), "--rules", "gardner")
+        assert r.returncode == 2, (content, r.stderr)
+        assert r.stderr.count("\n") == 1 and needle in r.stderr, (content, r.stderr)
+    r = run("--positions", str(tmp_path / "missing.jsonl"), "--rules", "gardner")
+    assert r.returncode == 2 and "cannot read" in r.stderr
+    r = run("--positions", str(bad), "--rules", "gardner", "--score-weight", "2")
+    assert r.returncode == 2 and "--score-weight" in r.stderr
+
+
+@pytest.mark.skipif(HAVE_TORCH, reason="python3-torch is installed")
+def test_without_torch_it_says_what_is_missing(tmp_path):
+    r = run("--positions", str(tmp_path / "p.jsonl"), "--rules", "gardner")
+    assert r.returncode == 2 and "python3-torch" in r.stderr

@@ -71,22 +71,29 @@ struct Quantized {
   std::int64_t b3;                        // x kOutputScale
 };
 
+// Rounded half away from zero (std::lround is not constexpr before C++23).
 [[nodiscard]] constexpr std::int64_t round_to_int(double x) noexcept {
-  return x >= 0 ? static_cast<std::int64_t>(x + 0.5) : -static_cast<std::int64_t>(-x + 0.5);
+  const auto whole = static_cast<std::int64_t>(x);  // towards zero
+  const double rest = x - static_cast<double>(whole);
+  if (rest >= 0.5) return whole + 1;
+  if (rest <= -0.5) return whole - 1;
+  return whole;
 }
 
-// Whether every first-layer sum fits in 16 bits: the bias and the 25
-// largest weights of a unit (a board has 25 squares), in integers.
+// Whether every first-layer sum fits in 16 bits: a square holds one piece,
+// so a unit's sum is at most its bias plus, for each square, the largest
+// weight of any piece there, in integers.
 [[nodiscard]] constexpr bool accumulators_fit(const Net<kHidden>& n) noexcept {
+  const auto magnitude = [](double w) { return w < 0 ? -w : w; };
   for (std::size_t u = 0; u < kHidden; ++u) {
-    std::array<double, kInputs> column{};
-    for (std::size_t f = 0; f < kInputs; ++f) {
-      const double w = n.w1[f * kHidden + u];
-      column[f] = w < 0 ? -w : w;
+    double worst = magnitude(n.b1[u]);
+    for (std::size_t sq = 0; sq < kSquares; ++sq) {
+      double largest = 0.0;
+      for (std::size_t piece = 0; piece < 2 * kPieceTypes; ++piece) {
+        largest = std::max(largest, magnitude(n.w1[(piece * kSquares + sq) * kHidden + u]));
+      }
+      worst += largest;
     }
-    std::sort(column.begin(), column.end(), [](double a, double b) { return a > b; });
-    double worst = n.b1[u] < 0 ? -n.b1[u] : n.b1[u];
-    for (std::size_t i = 0; i < kSquares; ++i) worst += column[i];
     if (worst * kActivation >= 32767.0) return false;
   }
   return true;

@@ -104,7 +104,7 @@ def load(paths, score_weight, k):
                 if not 0.0 <= result <= 1.0:
                     die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
                 mine, theirs = (w, b) if white_to_move else (b, w)
-                # Pad to a fixed width of 20 pieces a side (a 5x5 start has 10).
+                # Pad to a fixed width of 25 pieces (one a square at most).
                 if len(mine) > 25:
                     die(f"--positions {path} line {n}: more than 25 pieces")
                 stm_idx.append(mine + [INPUTS] * (25 - len(mine)))

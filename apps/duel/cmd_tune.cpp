@@ -90,17 +90,14 @@ double reported_centipawns(const nlohmann::json& m) {
   return std::clamp(mc::to_centipawns(values), -2000.0, 2000.0);
 }
 
-// One game record (a line of `duel arena --records`): replays its moves
-// from its start and adds its quiet positions, labelled with its result.
 // One --positions-out line: the position taken, the game's result (White's
 // view, 1, 0.5 or 0), the mover's reported score (centipawns, White's view;
 // null without one), e3's draw-clock scale there and whether the game is
 // held out.
 template <class Rules>
-void dump_position(Positions& out, const mc::State<Rules>& s, double result,
-                   const nlohmann::json& m, bool held_out) {
+void dump_position(Positions& out, const mc::State<Rules>& s, double result, double cp,
+                   bool held_out) {
   if (out.dump == nullptr) return;
-  const double cp = reported_centipawns(m);
   nlohmann::json line = {{"fen", s.to_text()},
                          {"result", result},
                          {"score", std::isnan(cp) ? nlohmann::json(nullptr) : nlohmann::json(cp)},
@@ -122,6 +119,8 @@ mc::e3::Features fitted_features(const mc::State<Rules>& s) {
   return f;
 }
 
+// One game record (a line of `duel arena --records`): replays its moves
+// from its start and adds its quiet positions, labelled with its result.
 template <class Rules>
 Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& out,
                       Resolver<Rules>& resolver) {
@@ -170,6 +169,13 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
   const double result = (payoff + 1.0) / 2.0;
   const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
   tune::Dataset& into = held_out ? out.validation : out.train;
+  // A position taken: fitted or held out, written out, its mover's score kept.
+  const auto take = [&](const S& p, const nlohmann::json& m) {
+    const double cp = reported_centipawns(m);
+    into.add(fitted_features(p), result);
+    dump_position(out, p, result, cp, held_out);
+    if (!held_out) out.train_scores.push_back(cp);
+  };
   S s = *start;
   int ply = 0;
   for (const auto& m : j["moves"]) {
@@ -183,28 +189,27 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
       ++out.opening;
     } else if (s.position().in_check()) {
       ++out.in_check;
-    } else if (o.select != "played") {
-      S leaf = s;
-      const auto line = resolver.quiescence_line(s);
-      for (const auto& step : line) leaf = leaf.result(step);
-      if (o.select == "quiet" && !line.empty()) {
+    } else if (o.select == "played") {
+      if (s.is_tactical(*move)) {
         ++out.tactical;
-      } else if (leaf.is_terminal()) {
+      } else {
+        take(s, m);
+      }
+    } else if (const auto line = resolver.quiescence_line(s); line.empty()) {
+      take(s, m);
+    } else if (o.select == "quiet") {
+      ++out.tactical;
+    } else {
+      S leaf = s;
+      for (const auto& step : line) leaf = leaf.result(step);
+      if (leaf.is_terminal()) {
         ++out.ended;
       } else if (leaf.position().in_check()) {
         ++out.in_check;  // quiescence stopped answering checks
       } else {
-        if (!line.empty()) ++out.resolved;
-        into.add(fitted_features(leaf), result);
-        dump_position(out, leaf, result, m, held_out);
-        if (!held_out) out.train_scores.push_back(reported_centipawns(m));
+        ++out.resolved;
+        take(leaf, m);
       }
-    } else if (s.is_tactical(*move)) {
-      ++out.tactical;
-    } else {
-      into.add(fitted_features(s), result);
-      dump_position(out, s, result, m, held_out);
-      if (!held_out) out.train_scores.push_back(reported_centipawns(m));
     }
     s = s.result(*move);
     ++ply;
@@ -520,7 +525,7 @@ Command add_tune(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--positions-out", o->positions_out,
                   "Also write every position taken as a JSON line: fen, result (White's view), "
-                  "the mover's reported score in centipawns, held_out");
+                  "the mover's reported score in centipawns, the draw clock's scale, held_out");
   sub->add_flag("--json", o->json, "The summary and weights as one JSON document on stdout");
   return {sub,
           [o] { return with_game(o->game, "", [&](const auto& s) { return run_tune(s, *o); }); }};

@@ -114,7 +114,7 @@ TEST(MinichessSearch, QuiescenceChecksFindAQuietMate) {
 }
 
 TEST(MinichessSearch, QuiescenceLineEndsWhereTheSideToMoveStandsPat) {
-  // The tuner's --resolve (docs/tuning.md): a rook takes a queen a pawn
+  // The tuner's --select (docs/tuning.md): a rook takes a queen a pawn
   // defends, the pawn takes back, and White has no capture left.
   const auto exchange = GardnerState{}.from_text("4k/1p3/2q2/4K/2R2 w - - 0 1");
   ASSERT_TRUE(exchange.ok()) << exchange.error();

@@ -337,13 +337,13 @@ struct Server::Impl {
             // Every name reaching here is in Gardner's list; one that this
             // variant does not offer (n1, Gardner's only) falls back to the
             // variant's default, and says so.
-            if (eval == kEvalDefault || !build(eval)) {
-              if (eval != kEvalDefault) {
-                info_string(fmt::format("Eval: '{}' is not offered in {}; using {}", eval, S::kName,
-                                        games::default_heuristic<S>()));
-              }
-              (void)build(games::default_heuristic<S>());
+            const bool named = eval != kEvalDefault;
+            if (named && build(eval)) return;
+            if (named) {
+              info_string(fmt::format("Eval: '{}' is not offered in {}; using {}", eval, S::kName,
+                                      games::default_heuristic<S>()));
             }
+            (void)build(games::default_heuristic<S>());
           },
           position);
     };

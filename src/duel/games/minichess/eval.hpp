@@ -229,10 +229,8 @@ struct E2 {
     };
     score += pressure(them, mine) - pressure(us, theirs);
     // Step 3. The draw clock: the nearer the limit, the less a lead is worth,
-    // so the side ahead makes progress (a capture resets the clock) instead
-    // of drifting into a draw.
-    const int limit = s.draw_limit_plies();
-    if (limit > 0) score = score * (2 * limit - p.clock()) / (2 * limit);
+    // so the side ahead makes progress instead of drifting into a draw.
+    score = s.scaled_by_draw_clock(score);
     return to_value(us == Player::First ? score : -score);
   }
 };

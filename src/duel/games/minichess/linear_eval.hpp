@@ -305,10 +305,7 @@ template <class Rules>
     }
   } sum{w};
   collect(s, sum);
-  std::int64_t score = sum.total;
-  if (const int limit = s.draw_limit_plies(); limit > 0) {
-    score = score * (2 * limit - s.position().clock()) / (2 * limit);
-  }
+  std::int64_t score = s.scaled_by_draw_clock(sum.total);
   // Division truncates towards zero in C++: symmetric about zero.
   score = score * kE0Scale / (100 * kFixed);
   constexpr std::int64_t kLimit = kUnit;

@@ -130,6 +130,15 @@ class State {
   // Step 4. Queries for heuristics, perft and tests.
   [[nodiscard]] const Position<Rules>& position() const noexcept { return m_pos; }
   [[nodiscard]] int draw_limit_plies() const noexcept { return m_limit; }
+  // The draw clock on a heuristic's score (e2, e3, n1): the nearer the
+  // limit, the less a lead is worth, so the side ahead makes progress (a
+  // capture resets the clock). Division truncates towards zero: symmetric
+  // about zero.
+  template <class Int>
+  [[nodiscard]] Int scaled_by_draw_clock(Int score) const noexcept {
+    if (m_limit <= 0) return score;
+    return score * (2 * m_limit - m_pos.clock()) / (2 * m_limit);
+  }
   // How many times the current position occurred before (same side to move)
   // since the last capture or pawn move.
   [[nodiscard]] int repetitions() const noexcept;

@@ -14,10 +14,9 @@
 // same inputs, so the same integer sums, and the negated value.
 #include <algorithm>
 #include <array>
-#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <type_traits>
 
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/search/concepts.hpp"
@@ -182,10 +181,7 @@ std::int64_t forward(const Pos& p, Player us, const Quantized& n) noexcept {
 template <class Rules>
 [[nodiscard]] Value evaluate(const State<Rules>& s) noexcept {
   const Player us = s.to_move();
-  std::int64_t v = forward(s.position(), us, net<Rules>());
-  if (const int limit = s.draw_limit_plies(); limit > 0) {
-    v = v * (2 * limit - s.position().clock()) / (2 * limit);
-  }
+  std::int64_t v = s.scaled_by_draw_clock(forward(s.position(), us, net<Rules>()));
   // Division truncates towards zero: symmetric about zero.
   v = v * kE0Scale / kOutputScale;
   v = std::clamp<std::int64_t>(v, -kUnit, kUnit);

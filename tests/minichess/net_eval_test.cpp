@@ -7,8 +7,11 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../support/minichess_positions.hpp"
+#include "duel/core/rng.hpp"
 #include "duel/games/game.hpp"
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/games/minichess/n1_weights.hpp"
@@ -24,7 +27,8 @@ TEST(N1, MatchesTheTrainedNetworkOnTheScriptsPositions) {
     const auto s = GardnerState::from_fen(std::string(check.fen));
     ASSERT_TRUE(s.ok()) << check.fen;
     const double pawns =
-        static_cast<double>(n1::forward(s->position(), s->to_move(), n1::net<Gardner>())) /
+        static_cast<double>(n1::forward(n1::net<Gardner>(), n1::pieces_of(s->position()),
+                                        s->to_move(), n1::Isa::Baseline)) /
         static_cast<double>(n1::kOutputScale);
     EXPECT_NEAR(pawns, check.pawns, 0.05 + 0.02 * std::abs(check.pawns)) << check.fen;
   }
@@ -34,7 +38,7 @@ TEST(N1, MatchesTheTrainedNetworkOnTheScriptsPositions) {
 }
 
 TEST(N1, ColourFlipNegatesTheValueExactlyAndStaysInRange) {
-  const N1 h;
+  N1 h;
   const int checked =
       test_support::on_random_positions<GardnerState>(11, 30, 40, [&](const GardnerState& s) {
         const auto flipped = GardnerState::from_fen(test_support::flip_fen(s.to_text()));
@@ -43,6 +47,44 @@ TEST(N1, ColourFlipNegatesTheValueExactlyAndStaysInRange) {
         ASSERT_LT(std::abs(h(s)), kUnit) << s.to_text();
       });
   EXPECT_GT(checked, 300);
+}
+
+TEST(N1, KeptSumsGiveExactlyTheSumsFromScratchWithEitherInstructionSet) {
+  // Positions in game order (each near the last: the kept sums are updated)
+  // and then shuffled (far apart: some sums start from scratch), evaluated
+  // through kept sums and from scratch, with both instruction sets where
+  // the processor has AVX2.
+  std::vector<n1::Pieces> positions;
+  std::vector<Player> movers;
+  test_support::on_random_positions<GardnerState>(12, 30, 40, [&](const GardnerState& s) {
+    positions.push_back(n1::pieces_of(s.position()));
+    movers.push_back(s.to_move());
+  });
+  ASSERT_GT(positions.size(), 300U);
+  std::vector<std::size_t> order(positions.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  Rng rng(5);
+  std::vector<std::size_t> shuffled = order;
+  for (std::size_t i = shuffled.size(); i > 1; --i)
+    std::swap(shuffled[i - 1], shuffled[rng.below(i)]);
+  order.insert(order.end(), shuffled.begin(), shuffled.end());
+
+  const auto& net = n1::net<Gardner>();
+  std::vector<n1::Isa> sets{n1::Isa::Baseline};
+  if (n1::has_avx2()) sets.push_back(n1::Isa::Avx2);
+  for (const n1::Isa isa : sets) {
+    n1::Accumulators kept;
+    for (const std::size_t i : order) {
+      for (const Player us : {movers[i], other(movers[i])}) {
+        const std::int64_t scratch = n1::forward(net, positions[i], us, n1::Isa::Baseline);
+        ASSERT_EQ(kept.forward(net, positions[i], us, isa), scratch) << i;
+        ASSERT_EQ(n1::forward(net, positions[i], us, isa), scratch) << i;
+      }
+    }
+    // Both ways were taken: updates (game order) and fresh sums (shuffled).
+    EXPECT_GT(kept.updated_sums(), positions.size() / 2);
+    EXPECT_GT(kept.full_sums(), 10U);
+  }
 }
 
 TEST(N1, PrefersMaterialAndIsSelectableInGardnerOnly) {

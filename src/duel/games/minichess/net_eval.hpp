@@ -64,6 +64,9 @@ inline constexpr std::int64_t kOutputScale =
 struct Quantized {
   std::array<std::int16_t, static_cast<std::size_t>(kInputs) * kHidden> w1;
   std::array<std::int16_t, kHidden> b1;
+  // The second layer by pairs of its inputs (the mover's units, then the
+  // other side's): [pair][unit][2], so that one multiply-add of 16-bit
+  // pairs gives a pair's share in every unit at once.
   std::array<std::int16_t, static_cast<std::size_t>(kHidden2) * 2 * kHidden> w2;
   std::array<std::int32_t, kHidden2> b2;  // x kActivation x kWeightScale
   std::array<std::int32_t, kHidden2> w3;  // x kWeightScale
@@ -106,8 +109,11 @@ struct Quantized {
   for (std::size_t i = 0; i < q.b1.size(); ++i) {
     q.b1[i] = static_cast<std::int16_t>(round_to_int(double{n.b1[i]} * kActivation));
   }
-  for (std::size_t i = 0; i < q.w2.size(); ++i) {
-    q.w2[i] = static_cast<std::int16_t>(round_to_int(double{n.w2[i]} * kWeightScale));
+  for (std::size_t j = 0; j < kHidden2; ++j) {
+    for (std::size_t i = 0; i < 2 * kHidden; ++i) {
+      q.w2[((i / 2) * kHidden2 + j) * 2 + i % 2] =
+          static_cast<std::int16_t>(round_to_int(double{n.w2[j * 2 * kHidden + i]} * kWeightScale));
+    }
   }
   for (std::size_t j = 0; j < q.b2.size(); ++j) {
     q.b2[j] = static_cast<std::int32_t>(
@@ -122,66 +128,71 @@ struct Quantized {
 template <class Rules>
 [[nodiscard]] const Quantized& net() noexcept;
 
-// A bitboard seen from `side`: Black's mirrored top to bottom.
-[[nodiscard]] constexpr Bitboard seen_by(Player side, Bitboard b) noexcept {
-  if (side == Player::First) return b;
-  Bitboard m = 0;
-  for (int rank = 0; rank < kRanks; ++rank) {
-    m |= ((b >> (rank * kFiles)) & 0x1FU) << ((kRanks - 1 - rank) * kFiles);
-  }
-  return m;
-}
+// A position's pieces as n1 reads them, [player x kPieceTypes + type], on
+// the board as it stands (each side's accumulator mirrors them as it needs).
+using Pieces = std::array<Bitboard, 2 * kPieceTypes>;
 
-// The accumulator of `side`: the shared layer's sum over its inputs, clipped.
-// The sum is kept in a local array, which no row of weights can alias, so
-// the compiler adds eight units an instruction.
 template <class Pos>
-std::array<std::int16_t, kHidden> accumulate(const Pos& p, Player side,
-                                             const Quantized& n) noexcept {
-  std::array<std::int16_t, kHidden> acc = n.b1;
-  for (int rel = 0; rel < 2; ++rel) {
-    const Player owner = rel == 0 ? side : other(side);
-    for (int t = 0; t < kPieceTypes; ++t) {
-      Bitboard b = seen_by(side, p.pieces(owner, static_cast<Piece>(t)));
-      while (b != 0) {
-        const int sq = lowest(b);
-        b &= b - 1;
-        const std::int16_t* row =
-            &n.w1[static_cast<std::size_t>((rel * kPieceTypes + t) * kSquares + sq) * kHidden];
-        std::array<std::int16_t, kHidden> add;
-        std::copy_n(row, kHidden, add.begin());
-        for (std::size_t i = 0; i < kHidden; ++i) {
-          acc[i] = static_cast<std::int16_t>(acc[i] + add[i]);
-        }
-      }
-    }
-  }
-  for (auto& x : acc) x = std::clamp<std::int16_t>(x, 0, kActivation);
-  return acc;
-}
-
-// The network's output in pawns x kOutputScale, from the side to move's view.
-template <class Pos>
-std::int64_t forward(const Pos& p, Player us, const Quantized& n) noexcept {
-  const std::array<std::int16_t, kHidden> mine = accumulate(p, us, n);
-  const std::array<std::int16_t, kHidden> theirs = accumulate(p, other(us), n);
-  std::int64_t out = n.b3;
-  for (int j = 0; j < kHidden2; ++j) {
-    const std::int16_t* w = &n.w2[static_cast<std::size_t>(j) * 2 * kHidden];
-    std::int32_t sum = n.b2[static_cast<std::size_t>(j)];
-    for (int i = 0; i < kHidden; ++i) sum += w[i] * mine[static_cast<std::size_t>(i)];
-    for (int i = 0; i < kHidden; ++i) sum += w[kHidden + i] * theirs[static_cast<std::size_t>(i)];
-    out += std::int64_t{n.w3[static_cast<std::size_t>(j)]} *
-           std::clamp(sum, 0, kActivation * kWeightScale);
+[[nodiscard]] Pieces pieces_of(const Pos& p) noexcept {
+  Pieces out{};
+  for (int t = 0; t < kPieceTypes; ++t) {
+    out[static_cast<std::size_t>(t)] = p.pieces(Player::First, static_cast<Piece>(t));
+    out[static_cast<std::size_t>(kPieceTypes + t)] =
+        p.pieces(Player::Second, static_cast<Piece>(t));
   }
   return out;
 }
 
+// The instructions the network runs with. Both give the same integers; AVX2
+// works on sixteen 16-bit units an instruction where the baseline (the
+// build's x86-64-v2) works on eight. Accumulators::forward without one
+// picks AVX2 when the processor has it.
+enum class Isa { Baseline, Avx2 };
+[[nodiscard]] bool has_avx2() noexcept;
+
+// The network's output in pawns x kOutputScale, from the side to move's
+// view, from scratch: each side's accumulator sums a row of weights for
+// every piece.
+[[nodiscard]] std::int64_t forward(const Quantized& n, const Pieces& pieces, Player us,
+                                   Isa isa) noexcept;
+
+// The first layer's sums (each side's, before clipping) for the last few
+// positions evaluated. A new position starts from the one that differs from
+// it on the fewest squares and adds and subtracts only the rows of what
+// changed: a search evaluates near relatives one after another (a capture
+// changes three squares; a full sum adds a row for every piece). Integer
+// sums do not depend on their order, so the output is exactly `forward`'s.
+// Two kept positions did as well as eight (docs/net.md, "Speed").
+class Accumulators {
+ public:
+  [[nodiscard]] std::int64_t forward(const Quantized& n, const Pieces& pieces, Player us,
+                                     Isa isa) noexcept;
+  [[nodiscard]] std::int64_t forward(const Quantized& n, const Pieces& pieces, Player us) noexcept;
+  // How many sums were started from scratch and how many from a kept one.
+  [[nodiscard]] std::uint64_t full_sums() const noexcept { return m_full; }
+  [[nodiscard]] std::uint64_t updated_sums() const noexcept { return m_updated; }
+
+  static constexpr std::size_t kKept = 2;
+  using Sums = std::array<std::int16_t, kHidden>;
+
+ private:
+  struct Entry {
+    Pieces pieces{};
+    std::array<Sums, 2> sums{};  // White's view, Black's view
+    std::uint64_t last_used = 0;
+  };
+  std::array<Entry, kKept> m_kept{};
+  const Quantized* m_net = nullptr;  // the network the kept sums belong to
+  std::uint64_t m_clock = 0;
+  std::uint64_t m_full = 0;
+  std::uint64_t m_updated = 0;
+};
+
 // n1 in Value units from White's view, scaled by the draw clock as e3 is.
 template <class Rules>
-[[nodiscard]] Value evaluate(const State<Rules>& s) noexcept {
+[[nodiscard]] Value evaluate(const State<Rules>& s, Accumulators& acc) noexcept {
   const Player us = s.to_move();
-  std::int64_t v = s.scaled_by_draw_clock(forward(s.position(), us, net<Rules>()));
+  std::int64_t v = s.scaled_by_draw_clock(acc.forward(net<Rules>(), pieces_of(s.position()), us));
   // Division truncates towards zero: symmetric about zero.
   v = v * kE0Scale / kOutputScale;
   v = std::clamp<std::int64_t>(v, -kUnit, kUnit);
@@ -198,10 +209,15 @@ struct N1 {
       "small network (both sides' pieces on squares, 64 + 16 clipped units) trained on "
       "self-play positions (scripts/train-net.py); gardner only";
   explicit N1(std::uint64_t /*seed*/ = 0) noexcept {}
+  // Not const: it keeps the sums of the positions it saw last (one search
+  // at a time; each engine owns its heuristic).
   template <class Rules>
-  [[nodiscard]] Value operator()(const State<Rules>& s) const noexcept {
-    return n1::evaluate(s);
+  [[nodiscard]] Value operator()(const State<Rules>& s) noexcept {
+    return n1::evaluate(s, m_acc);
   }
+
+ private:
+  n1::Accumulators m_acc;
 };
 
 static_assert(NamedHeuristic<N1, GardnerState>);

@@ -24,7 +24,7 @@
 namespace duel::games::minichess::n1 {
 
 inline constexpr int kInputs = 2 * kPieceTypes * kSquares;
-inline constexpr int kHidden = 64;
+inline constexpr int kHidden = 128;
 inline constexpr int kHidden2 = 16;
 
 template <int H>
@@ -206,7 +206,7 @@ namespace duel::games::minichess {
 struct N1 {
   static constexpr std::string_view kName = "n1";
   static constexpr std::string_view kAbout =
-      "small network (both sides' pieces on squares, 64 + 16 clipped units) trained on "
+      "small network (both sides' pieces on squares, 128 + 16 clipped units) trained on "
       "self-play positions (scripts/train-net.py); gardner only";
   explicit N1(std::uint64_t /*seed*/ = 0) noexcept {}
   // Not const: it keeps the sums of the positions it saw last (one search

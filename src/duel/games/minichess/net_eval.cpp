@@ -194,6 +194,9 @@ template <bool Avx2>
                       sums[static_cast<std::size_t>(index(other(us)))]);
 }
 
+// The steps, each compiled twice from the same source: `flatten` inlines
+// every call inside each copy, so each is compiled whole for its own
+// instructions (an AVX2 copy runs only where has_avx2()).
 #define DUEL_N1_STEPS(SUFFIX, AVX2, ...)                                                        \
   __VA_ARGS__ std::int64_t forward_##SUFFIX(const Quantized& n, const Pieces& pieces,           \
                                             Player us) noexcept {                               \

@@ -109,7 +109,8 @@ using Inputs = std::array<std::int16_t, 2 * kHidden>;
 #if defined(__x86_64__)
 [[gnu::always_inline]] inline Layer2 layer2_sse2(const Quantized& n, const Inputs& in) noexcept {
   static_assert(kHidden2 == 16, "four vectors of four units");
-  std::array<__m128i, 4> sum{};
+  // A plain array: std::array would drop __m128i's alignment attribute.
+  __m128i sum[4];
   for (std::size_t v = 0; v < 4; ++v) {
     sum[v] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&n.b2[4 * v]));
   }

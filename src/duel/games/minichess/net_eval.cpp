@@ -9,6 +9,7 @@
 #include <immintrin.h>
 #endif
 
+#include "duel/games/minichess/eval.hpp"
 #include "duel/games/minichess/n1_weights.hpp"
 
 namespace duel::games::minichess::n1 {
@@ -27,32 +28,8 @@ using Sums = Accumulators::Sums;
 [[gnu::always_inline]] inline const std::int16_t* row(const Quantized& n, Player side, Player owner,
                                                       int t, int sq) noexcept {
   const int rel = owner == side ? 0 : 1;
-  const int seen = side == Player::First ? sq : (kRanks - 1 - sq / kFiles) * kFiles + sq % kFiles;
+  const int seen = square(file_of(sq), eval_detail::relative_rank(side, sq));
   return &n.w1[static_cast<std::size_t>((rel * kPieceTypes + t) * kSquares + seen) * kHidden];
-}
-
-// Both sides' sums from scratch.
-[[gnu::always_inline]] inline void full_sums(const Quantized& n, const Pieces& pieces,
-                                             std::array<Sums, 2>& sums) noexcept {
-  for (const Player side : {Player::First, Player::Second}) {
-    Sums local = n.b1;
-    for (int o = 0; o < 2; ++o) {
-      const Player owner = o == 0 ? Player::First : Player::Second;
-      for (int t = 0; t < kPieceTypes; ++t) {
-        Bitboard b = pieces[static_cast<std::size_t>(o * kPieceTypes + t)];
-        while (b != 0) {
-          const int sq = lowest(b);
-          b &= b - 1;
-          Sums add;
-          std::copy_n(row(n, side, owner, t, sq), kHidden, add.begin());
-          for (std::size_t i = 0; i < kHidden; ++i) {
-            local[i] = static_cast<std::int16_t>(local[i] + add[i]);
-          }
-        }
-      }
-    }
-    sums[static_cast<std::size_t>(index(side))] = local;
-  }
 }
 
 // `sums`, kept for `from`, made the sums of `to`: the rows of what left a
@@ -91,6 +68,14 @@ using Sums = Accumulators::Sums;
   }
   sums[0] = white;
   sums[1] = black;
+}
+
+// Both sides' sums from scratch: the biases, then every piece arriving on
+// an empty board.
+[[gnu::always_inline]] inline void full_sums(const Quantized& n, const Pieces& pieces,
+                                             std::array<Sums, 2>& sums) noexcept {
+  sums = {n.b1, n.b1};
+  update_sums(n, Pieces{}, pieces, sums);
 }
 
 // The second layer's sums, from its inputs (the mover's clipped units, then
@@ -307,8 +292,7 @@ std::int64_t Accumulators::forward(const Quantized& n, const Pieces& pieces, Pla
 }
 
 std::int64_t Accumulators::forward(const Quantized& n, const Pieces& pieces, Player us) noexcept {
-  static const Isa kBest = has_avx2() ? Isa::Avx2 : Isa::Baseline;
-  return forward(n, pieces, us, kBest);
+  return forward(n, pieces, us, Isa::Avx2);  // the baseline where there is no AVX2
 }
 
 }  // namespace duel::games::minichess::n1

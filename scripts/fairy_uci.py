@@ -1,5 +1,6 @@
 """Fairy-Stockfish over UCI, for the scripts that ask it for moves, positions
-and scores (balanced-openings.py, fs-judge.py).
+and scores (balanced-openings.py, fs-judge.py,
+label-positions.py).
 
 A position is a list of moves from `start`, a FEN, or from the variant's
 start position when `start` is None.

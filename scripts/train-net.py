@@ -9,10 +9,11 @@ clipped to [0, 1], feed 16 clipped units and then one output in pawns.
 
 The target of a position is (1 - W) * result + W * sigmoid(K * score), both
 from White's view (the game's result and the score the mover's search
-reported), and the loss the squared error of sigmoid(K * 100 * net * scale)
-against it, scale being e3's draw-clock factor (the network cannot see the
-clock). Every held-out position (`held_out` in the file: every 10th game by
-default) measures the fit against the bare results.
+reported, or Fairy-Stockfish's: scripts/label-positions.py), and the
+loss the squared error of sigmoid(K * 100 * net * scale) against it,
+scale being e3's draw-clock factor (the network cannot see the clock).
+Every held-out position (`held_out` in the file: every 10th game by default)
+measures the fit against the bare results.
 
 Writes the weights as the rule set's block of n1_weights.hpp (other rule
 sets' blocks in an existing file are kept). Needs Debian's python3-torch

@@ -1,5 +1,6 @@
 """The measurement scripts that talk to Fairy-Stockfish: scripts/fairy_uci.py
-(one UCI process) and scripts/fs-judge.py (an engine spec's moves judged by
+(one UCI process), scripts/fs-judge.py (an engine spec's moves judged by
+Fairy-Stockfish) and scripts/label-positions.py (training positions scored by
 Fairy-Stockfish). They are run by hand (docs/engine.md), so these tests keep
 their plumbing honest: the moves and positions Fairy-Stockfish reports agree
 with Duel's own rules, a judged loss is Fairy-Stockfish's best score less its
@@ -23,6 +24,7 @@ from conftest import ROOT, cli, duel_bin, random_states
 
 SCRIPTS = ROOT / "scripts"
 JUDGE = SCRIPTS / "fs-judge.py"
+LABEL = SCRIPTS / "label-positions.py"
 sys.path.insert(0, str(SCRIPTS))
 from fairy_uci import FAIRY, Fairy  # noqa: E402
 
@@ -113,10 +115,11 @@ def test_losses_keep_the_positions_order_and_the_cap(tmp_path):
     assert "+0.0 +/- 0.0 cp (standard error), 0 positions differ" in r.stdout
 
 
-def one_line_exit_2(r: subprocess.CompletedProcess, *words: str) -> None:
+def one_line_exit_2(r: subprocess.CompletedProcess, *words: str,
+                    prefix: str = "fs-judge: ") -> None:
     assert r.returncode == 2, r
     assert r.stderr.count("\n") == 1, r.stderr
-    assert r.stderr.startswith("fs-judge: ")
+    assert r.stderr.startswith(prefix)
     for w in words:
         assert w in r.stderr
 
@@ -142,3 +145,62 @@ def test_judge_bad_input_is_one_line_and_status_2(tmp_path):
     other.write_text("[1, 2]")
     one_line_exit_2(judge(*base, "--positions", good, "--depth", "2", "--against", str(other)),
                     "has 2 positions, not 1")
+
+
+def label(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(LABEL), *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+@needs_fairy
+def test_labels_are_fairys_scores_from_whites_view_in_the_files_order(tmp_path):
+    start = duel.load("gardner").initial_state().text
+    rows = [{"fen": "4k/5/5/5/QK3 w - - 0 1", "result": 1.0, "score": -55.0},  # a queen up
+            {"fen": "4k/5/5/5/QK3 b - - 0 1", "result": 1.0},  # the same, Black to move
+            {"fen": "k4/2K2/5/5/1Q3 w - - 0 1", "result": 1.0},  # White mates in 2
+            {"fen": "K4/2k2/5/5/1q3 b - - 0 1", "result": 0.0},  # Black mates in 2
+            {"fen": start, "result": 0.5, "held_out": True}]
+    rows += [{"fen": state.text, "result": 0.5} for _, state in random_states("gardner", 5, 12)
+             if not state.is_terminal()]
+    src, out = write_positions(tmp_path / "p.jsonl", rows), tmp_path / "q.jsonl"
+    r = label("--in", src, "--out", str(out), "--variant", "gardner", "--depth", "6",
+              "--jobs", "3")
+    assert r.returncode == 0, r.stderr
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["fen"] for g in got] == [x["fen"] for x in rows]
+    assert got[0]["own_score"] == -55.0 and "own_score" not in got[1]
+    assert got[0]["score"] > 300 and got[1]["score"] > 300
+    assert got[2]["score"] == 10000 and got[3]["score"] == -10000
+    assert got[4]["held_out"] is True and got[4]["result"] == 0.5
+    fairy = Fairy("gardner", hash_mb=64)
+    try:
+        for g in got[5:]:
+            kind, value = fairy.score([], 6, g["fen"])
+            if kind == "mate":
+                value = 10000 if value > 0 else -10000
+            white = value if g["fen"].split()[1] == "w" else -value
+            # A fresh hash table can change a score a little, not its sense.
+            assert abs(g["score"] - white) <= 150, (g, white)
+    finally:
+        fairy.close()
+
+
+def test_label_bad_input_is_one_line_and_status_2(tmp_path):
+    prefix = "label-positions: "
+    base = ["--out", str(tmp_path / "q.jsonl"), "--variant", "gardner"]
+    one_line_exit_2(label("--in", str(tmp_path / "missing.jsonl"), *base, "--depth", "0"),
+                    "--depth", prefix=prefix)
+    if not os.access(FAIRY, os.X_OK):
+        return  # the remaining checks need Fairy-Stockfish
+    one_line_exit_2(label("--in", str(tmp_path / "missing.jsonl"), *base), "cannot read",
+                    prefix=prefix)
+    bad = tmp_path / "bad.jsonl"
+    for content, words in [("{not json\n", ["line 1"]),
+                           ('{"result": 1}\n', ["line 1"]),
+                           ('{"fen": "rnbqk/ppppp/5/PPPPP/RNBQK x"}\n', ["not a FEN"]),
+                           ('{"fen": "zzzzz/ppppp/5/PPPPP/RNBQK w - - 0 1"}\n',
+                            ["not a gardner position"]),
+                           ("\n", ["no positions"])]:
+        bad.write_text(content)
+        one_line_exit_2(label("--in", str(bad), *base), *words, prefix=prefix)
+    assert not (tmp_path / "q.jsonl").exists()

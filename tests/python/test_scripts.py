@@ -157,8 +157,8 @@ def test_labels_are_fairys_scores_from_whites_view_in_the_files_order(tmp_path):
     start = duel.load("gardner").initial_state().text
     rows = [{"fen": "4k/5/5/5/QK3 w - - 0 1", "result": 1.0, "score": -55.0},  # a queen up
             {"fen": "4k/5/5/5/QK3 b - - 0 1", "result": 1.0},  # the same, Black to move
-            {"fen": "k4/2K2/5/5/1Q3 w - - 0 1", "result": 1.0},  # White mates in 2
-            {"fen": "K4/2k2/5/5/1q3 b - - 0 1", "result": 0.0},  # Black mates in 2
+            {"fen": "k4/2K2/5/5/1Q3 w - - 0 1", "result": 1.0},  # White mates in 1 (Qb5)
+            {"fen": "K4/2k2/5/5/1q3 b - - 0 1", "result": 0.0},  # Black mates in 1 (Qb5)
             {"fen": start, "result": 0.5, "held_out": True}]
     rows += [{"fen": state.text, "result": 0.5} for _, state in random_states("gardner", 5, 12)
              if not state.is_terminal()]

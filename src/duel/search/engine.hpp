@@ -251,7 +251,7 @@ class Engine {
     root.actions(moves);
     std::size_t pick = 0;
     if (m_options.hash_mb > 0) {
-      if (const TTEntry* e = m_tt.probe(root.key()); e && e->move != 0 && e->move <= moves.size()) {
+      if (const auto e = m_tt.probe(root.key()); e && e->move != 0 && e->move <= moves.size()) {
         return moves[e->move - 1U];
       }
     }
@@ -404,8 +404,8 @@ class Engine {
   std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
                                    Value alpha, Value beta, std::uint16_t& tt_move) {
     ++m_stats.tt_probes;
-    const TTEntry* e = m_tt.probe(key);
-    if (e == nullptr) return std::nullopt;
+    const std::optional<TTEntry> e = m_tt.probe(key);
+    if (!e) return std::nullopt;
     ++m_stats.tt_hits;
     tt_move = e->move;
     if (!may_answer || (e->depth != kDepthAny && e->depth < depth)) return std::nullopt;

@@ -46,12 +46,22 @@ class HelperPool {
     m_job = std::move(job);
     m_count = count;
     m_running = count;
+    m_started = 0;
+    m_closed = false;
     ++m_round;
     m_wake.notify_all();
   }
 
+  // Blocks until every job of the round that started has returned. A
+  // helper that has not woken up yet (on a busy machine the scheduler may
+  // hold it for milliseconds) is not waited for: the round closes, and it
+  // goes back to sleep when it wakes.
   void wait() {
     std::unique_lock lock(m_mutex);
+    if (!m_closed) {
+      m_closed = true;
+      m_running -= m_count - m_started;
+    }
     m_done.wait(lock, [this] { return m_running == 0; });
     m_job = nullptr;
   }
@@ -70,7 +80,8 @@ class HelperPool {
       m_wake.wait(lock, [&] { return m_quit || m_round != seen; });
       if (m_quit) return;
       seen = m_round;
-      if (index > m_count) continue;
+      if (index > m_count || m_closed) continue;
+      ++m_started;
       const Job& job = m_job;
       lock.unlock();
       job(index);
@@ -86,7 +97,9 @@ class HelperPool {
   Job m_job;
   std::uint64_t m_round = 0;
   std::size_t m_count = 0;
-  std::size_t m_running = 0;
+  std::size_t m_running = 0;  // helpers of this round not yet returned
+  std::size_t m_started = 0;  // helpers that took this round's job
+  bool m_closed = false;      // wait() was called: no helper takes the job any more
   bool m_quit = false;
 };
 

@@ -82,6 +82,8 @@ Command add_search(CLI::App& app) {
   sub->add_option("--eval", o->req.eval, "Heuristic at the cut-off (see `duel games`)");
   sub->add_option("--hash", o->req.hash_mb, "Engine transposition table, MB")
       ->check(CLI::Range(1, 16384));
+  sub->add_option("--threads", o->req.threads, "Engine search threads (lazy SMP)")
+      ->check(CLI::Range(1, search::kMaxThreads));
   sub->add_option("--seed", o->req.seed, "Seed for random heuristics");
   sub->add_flag(
       "--no-ordering", [o](std::int64_t) { o->req.ordering = false; },

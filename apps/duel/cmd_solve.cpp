@@ -14,6 +14,7 @@ struct SolveOptions {
   std::string game;
   std::string state;
   std::size_t hash_mb = 256;
+  int threads = 1;
   double time = 0.0;
   bool ordering = true;
   bool json = false;
@@ -23,6 +24,7 @@ template <class S>
 int run_solve(const S& start, const SolveOptions& o) {
   search::EngineOptions options;
   options.hash_mb = o.hash_mb;
+  options.threads = o.threads;
   options.ordering = o.ordering;
   options.first_depth = kMaxPly;  // no heuristic: search to the end at once
   search::Engine<S, search::NoHeuristic> engine(search::NoHeuristic{}, options);
@@ -67,6 +69,9 @@ Command add_solve(CLI::App& app) {
   sub->add_option("--state,--fen", o->state, "Position in the game's text form");
   sub->add_option("--hash", o->hash_mb, "Transposition table, MB")
       ->check(CLI::Range(1, 16384))
+      ->capture_default_str();
+  sub->add_option("--threads", o->threads, "Search threads sharing the table (lazy SMP)")
+      ->check(CLI::Range(1, search::kMaxThreads))
       ->capture_default_str();
   sub->add_option("--time", o->time, "Give up after this many seconds (0 = never)")
       ->check(CLI::NonNegativeNumber);

@@ -116,6 +116,21 @@ TEST(Cli, SolveJsonAndPerftLastLine) {
   EXPECT_EQ(d.out.substr(d.out.rfind('\n', d.out.size() - 2) + 1), "53\n");
 }
 
+TEST(Cli, ThreadsForSearchAndSolve) {
+  // --threads N (1 to 64) where --hash is: the same exact value with two
+  // threads (n = 10 is a second-player win, as above), a legal search.
+  const CliRun s = duel("solve nqueens:n=10,variant=2 --threads 2 --json");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(nlohmann::json::parse(s.out)["value"], -1);
+  const CliRun r = duel("search gardner --depth 4 --threads 2 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["depth"], 4);
+  for (const char* bad : {"0", "65", "x"}) {
+    expect_bad_input(std::string("search gardner --depth 2 --threads ") + bad, "--threads");
+    expect_bad_input(std::string("solve kcell:n=2,k=5 --threads ") + bad, "--threads");
+  }
+}
+
 TEST(Cli, CheckersPerftAndDedupe) {
   // OEIS A133046: 7, 49, 302, 1469, 7361, 36768 from the start.
   EXPECT_EQ(duel("perft checkers 6").out, "36768\n");
@@ -221,6 +236,9 @@ TEST(Cli, BenchCoversEveryGameAndAddsUp) {
     families.insert(game.substr(0, game.find(':')));
   }
   EXPECT_EQ(nodes, j["nodes"].get<std::uint64_t>());
+  // The search signature (docs/BENCHMARKS.md), one thread: a change of the
+  // search changes it, and its commit quotes the new count here too.
+  EXPECT_EQ(nodes, 2705202U);
   EXPECT_EQ(families, (std::set<std::string>{"nqueens", "kcell", "gardner", "gardner-cs3243",
                                              "minichess-comp472", "checkers"}));
 }

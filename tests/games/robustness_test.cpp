@@ -98,6 +98,30 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   EXPECT_NE(std::find(legal.begin(), legal.end(), *m), legal.end());
 }
 
+TEST(Robustness, EngineThreadsIsACheckedKey) {
+  // threads=N: 1 to 64 search threads (registry/agents.hpp), as hash= is checked.
+  using S = games::kcell::State;
+  for (const char* good : {"engine:threads=1", "engine:threads=2,depth=3", "engine:threads=64"}) {
+    EXPECT_TRUE(registry::make_agent<S>(good).ok()) << good;
+  }
+  for (const char* spec :
+       {"engine:threads=0", "engine:threads=65", "engine:threads=x", "alphabeta:threads=2"}) {
+    const auto a = registry::make_agent<S>(spec);
+    ASSERT_FALSE(a.ok()) << spec;
+    EXPECT_NE(a.error().find("threads"), std::string::npos) << a.error();
+    EXPECT_EQ(a.error().find('\n'), std::string::npos) << a.error();
+  }
+  // Two threads play legal moves to a depth.
+  auto agent = registry::make_agent<S>("engine:depth=6,threads=2,hash=4");
+  ASSERT_TRUE(agent.ok());
+  const S start(3, 15);
+  const auto m = (*agent)->choose(start, agents::MoveClock{});
+  ASSERT_TRUE(m.has_value());
+  S::Moves legal;
+  start.actions(legal);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), *m), legal.end());
+}
+
 TEST(Robustness, EngineKeepsToTheMoveClock) {
   // Every move under a 0.2 s limit: the agent plans for 80% of it minus 2 ms,
   // so only a stall of the whole machine could push it over.

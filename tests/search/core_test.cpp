@@ -146,25 +146,45 @@ TEST(CoreTT, EntryLayout) {
   EXPECT_EQ(e.generation(), 5);
 }
 
+TEST(CoreTT, PackedWordRoundTrips) {
+  // tt.hpp's layout: value in bits 0-31, move 32-47, depth 48-55, flags 56-63.
+  TTEntry e;
+  e.value = -kInfinite;
+  e.move = 0xFFFF;
+  e.depth = kDepthAny;
+  e.flags = static_cast<std::uint8_t>(static_cast<unsigned>(Bound::Upper) | (63U << 2));
+  const std::uint64_t word = search::pack_entry(e);
+  EXPECT_EQ(word >> 32 & 0xFFFF, 0xFFFFU);
+  EXPECT_EQ(word >> 48 & 0xFF, 255U);
+  EXPECT_EQ(word >> 56, e.flags);
+  const TTEntry back = search::unpack_entry(7, word);
+  EXPECT_EQ(back.key, 7U);
+  EXPECT_EQ(back.value, -kInfinite);
+  EXPECT_EQ(back.move, 0xFFFF);
+  EXPECT_EQ(back.depth, kDepthAny);
+  EXPECT_EQ(back.bound(), Bound::Upper);
+  EXPECT_EQ(back.generation(), 63);
+}
+
 TEST(CoreTT, StoreAndProbe) {
   TranspositionTable tt(1);
   EXPECT_EQ(tt.size(), 1024U * 1024U / sizeof(TTEntry));
   const std::uint64_t key = 0x1234'5678'9ABC'DEF0ULL;
-  EXPECT_EQ(tt.probe(key), nullptr);
+  EXPECT_FALSE(tt.probe(key));
   tt.store(key, -1234, Bound::Upper, 7, 3);
-  const TTEntry* e = tt.probe(key);
-  ASSERT_NE(e, nullptr);
+  auto e = tt.probe(key);
+  ASSERT_TRUE(e);
   EXPECT_EQ(e->key, key);
   EXPECT_EQ(e->value, -1234);
   EXPECT_EQ(e->bound(), Bound::Upper);
   EXPECT_EQ(e->depth, 7);
   EXPECT_EQ(e->move, 3);
-  EXPECT_EQ(tt.probe(key ^ 1), nullptr);  // full keys are compared
+  EXPECT_FALSE(tt.probe(key ^ 1));  // full keys are compared
 
   // Same key: replaced in place; move 0 keeps the known best move.
   tt.store(key, 99, Bound::Exact, 2, 0);
   e = tt.probe(key);
-  ASSERT_NE(e, nullptr);
+  ASSERT_TRUE(e);
   EXPECT_EQ(e->value, 99);
   EXPECT_EQ(e->bound(), Bound::Exact);
   EXPECT_EQ(e->depth, 2);
@@ -173,7 +193,7 @@ TEST(CoreTT, StoreAndProbe) {
   EXPECT_EQ(tt.probe(key)->move, 5);
 
   tt.clear();
-  EXPECT_EQ(tt.probe(key), nullptr);
+  EXPECT_FALSE(tt.probe(key));
 }
 
 TEST(CoreTT, DepthIsClampedAndAnyDepthKept) {
@@ -190,9 +210,9 @@ TEST(CoreTT, DepthIsClampedAndAnyDepthKept) {
 
 TEST(CoreTT, ZeroKeyIsNotFoundInAnEmptyTable) {
   TranspositionTable tt(1);
-  EXPECT_EQ(tt.probe(0), nullptr);
+  EXPECT_FALSE(tt.probe(0));
   tt.store(0, 5, Bound::Lower, 1, 1);
-  ASSERT_NE(tt.probe(0), nullptr);
+  ASSERT_TRUE(tt.probe(0));
   EXPECT_EQ(tt.probe(0)->value, 5);
 }
 
@@ -203,31 +223,31 @@ TEST(CoreTT, FullBucketReplacesShallowestThenOldest) {
   for (std::uint64_t i = 0; i < 4; ++i) {
     tt.store(same_bucket_key(base, i), static_cast<Value>(i), Bound::Exact, depths[i], 1);
   }
-  for (std::uint64_t i = 0; i < 4; ++i) EXPECT_NE(tt.probe(same_bucket_key(base, i)), nullptr);
+  for (std::uint64_t i = 0; i < 4; ++i) EXPECT_TRUE(tt.probe(same_bucket_key(base, i)).has_value());
 
   // A fifth key in the same generation evicts the shallowest (depth 2).
   tt.store(same_bucket_key(base, 4), 4, Bound::Exact, 20, 1);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 4)), nullptr);
-  EXPECT_EQ(tt.probe(same_bucket_key(base, 2)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 0)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 1)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 3)), nullptr);
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 4)).has_value());
+  EXPECT_FALSE(tt.probe(same_bucket_key(base, 2)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 0)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 1)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 3)).has_value());
 
   // In a later search, old entries lose 8 plies of worth per generation of age:
   // scores 5-8, 9-8, 7-8, 20-8; the depth-5 entry goes even for a depth-0 store.
   tt.new_search();
   tt.store(same_bucket_key(base, 5), 5, Bound::Exact, 0, 1);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 5)), nullptr);
-  EXPECT_EQ(tt.probe(same_bucket_key(base, 0)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 1)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 3)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 4)), nullptr);
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 5)).has_value());
+  EXPECT_FALSE(tt.probe(same_bucket_key(base, 0)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 1)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 3)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 4)).has_value());
   EXPECT_EQ(tt.probe(same_bucket_key(base, 5))->generation(), 1);
 
   // A fresh, shallow entry (score 0) outlives an old deeper one (7 - 8 = -1).
   tt.store(same_bucket_key(base, 6), 6, Bound::Exact, 1, 1);
-  EXPECT_EQ(tt.probe(same_bucket_key(base, 3)), nullptr);
-  EXPECT_NE(tt.probe(same_bucket_key(base, 5)), nullptr);
+  EXPECT_FALSE(tt.probe(same_bucket_key(base, 3)).has_value());
+  EXPECT_TRUE(tt.probe(same_bucket_key(base, 5)).has_value());
 }
 
 TEST(CoreTT, SizesArePowersOfTwoBuckets) {
@@ -258,8 +278,8 @@ RC_GTEST_PROP(CoreTT, LastStoreWinsWithinABucket, ()) {
     if (*rc::gen::inRange(0, 8) == 0) tt.new_search();
   }
   for (std::uint64_t k = 0; k < 4; ++k) {
-    const TTEntry* e = tt.probe(k + 1);
-    RC_ASSERT((e != nullptr) == model[k].has_value());
+    const auto e = tt.probe(k + 1);
+    RC_ASSERT(e.has_value() == model[k].has_value());
     if (e) {
       RC_ASSERT(e->value == model[k]->first);
       RC_ASSERT(e->depth == model[k]->second);

@@ -108,20 +108,21 @@ TEST(UciServer, Handshake) {
   server.handle("uci");
   server.handle("isready");
   const auto out = lines.all();
-  ASSERT_EQ(out.size(), 7U);
+  ASSERT_EQ(out.size(), 8U);
   EXPECT_EQ(out[0].rfind("id name Duel ", 0), 0U);
   EXPECT_EQ(out[1], "id author the Duel developers");
   EXPECT_EQ(out[2],
             "option name UCI_Variant type combo default gardner var gardner var gardner-cs3243 "
             "var minichess-comp472");
   EXPECT_EQ(out[3], "option name Hash type spin default 64 min 1 max 16384");
+  EXPECT_EQ(out[4], "option name Threads type spin default 1 min 1 max 64");
   // `default` (each variant's own) first, then Gardner's heuristics in its order.
   EXPECT_EQ(
-      out[4],
+      out[5],
       "option name Eval type combo default default var default var n1 var e3 var e2 var e1 var e0 "
       "var random");
-  EXPECT_EQ(out[5], "uciok");
-  EXPECT_EQ(out[6], "readyok");
+  EXPECT_EQ(out[6], "uciok");
+  EXPECT_EQ(out[7], "readyok");
 }
 
 // For each variant (by our name and by Fairy-Stockfish's): the start plus
@@ -353,6 +354,10 @@ TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {
       "setoption name Foo value 1",
       "setoption name Hash value 0",
       "setoption name Hash value lots",
+      "setoption name Threads value 0",
+      "setoption name Threads value 65",
+      "setoption name Threads value x",
+      "setoption name Threads",
       "setoption name UCI_Variant value chess",
       "setoption name Eval value e9",
       "setoption name Eval",
@@ -391,6 +396,7 @@ TEST(UciServer, BadInputGetsOneInfoStringAndChangesNothing) {
   // Names of options ignore case; values of combos too.
   const std::size_t from = lines.size();
   server.handle("setoption name hash value 2");
+  server.handle("setoption name threads value 2");
   server.handle("setoption name EVAL value E0");
   EXPECT_EQ(lines.size(), from);
   // A variant is confirmed as Fairy-Stockfish confirms one (UCI clients
@@ -440,6 +446,30 @@ TEST(UciServer, TerminalPositionsAnswerBestmoveNone) {
   EXPECT_EQ(lines.count("bestmove"), 0);
   server.handle("stop");
   EXPECT_EQ(lines.count("bestmove (none)"), 1);
+}
+
+TEST(UciServer, ThreadsOptionSearchesWithHelpers) {
+  // `setoption name Threads value 2` is taken silently, as Hash is; the
+  // mate in one of the next test (b1a1 or b1b5) is still found, and the
+  // `nodes` of the info lines add up both threads.
+  Lines lines;
+  Server server(lines.sink());
+  server.handle("setoption name Threads value 2");
+  EXPECT_EQ(lines.size(), 0U) << ::testing::PrintToString(lines.all());
+  const std::string best =
+      search_line(server, lines, {"position fen k4/2K2/5/5/1Q3 w - - 0 1", "go depth 3"});
+  EXPECT_TRUE(best_of(best) == "b1a1" || best_of(best) == "b1b5") << best;
+  const std::size_t from = lines.size();
+  server.handle("setoption name Foo value 1");
+  ASSERT_EQ(lines.size(), from + 1);
+  EXPECT_EQ(lines.all()[from],
+            "info string unknown option: Foo (known: UCI_Variant, Hash, Threads, Eval)");
+  // Back to one thread, then a timed search: a legal move inside the time.
+  server.handle("setoption name Threads value 1");
+  EXPECT_EQ(lines.size(), from + 1);
+  server.handle("setoption name Threads value 2");
+  const std::string timed = search_line(server, lines, {"position startpos", "go movetime 20"});
+  EXPECT_TRUE(mc::GardnerState().parse_move(best_of(timed)).ok()) << timed;
 }
 
 TEST(UciServer, MateInOneIsReportedAsMate1WithTheMatingMove) {

@@ -7,7 +7,8 @@
 //   random:seed=S              a uniformly random legal move
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
-//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,qs=0|1,seed=S   the full engine
+//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
+//          (threads: 1 to 64 search threads sharing the table, lazy SMP)
 //          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep,
 //          qchk to turn on null move, late move pruning, the table in
 //          quiescence, losing captures last, countermoves, history gravity,
@@ -148,8 +149,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"sp", &O::exchange_pruning},
                                                  {"rep", &O::repetition_draw},
                                                  {"qchk", &O::quiesce_checks}}};
-  constexpr std::array<std::string_view, 9> kEngineKeys = {
-      "depth", "time", "nodes", "eval", "hash", "qs", "soft", "seed", "contempt"};
+  constexpr std::array<std::string_view, 10> kEngineKeys = {
+      "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
     std::array<std::string_view, kEngineKeys.size() + kSwitches.size()> known{};
@@ -168,6 +169,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!nodes) return fail(nodes.error());
   const auto hash = spec.integer("hash", 64, 1, 16384);
   if (!hash) return fail(hash.error());
+  const auto threads = spec.integer("threads", 1, 1, search::kMaxThreads);  // lazy SMP
+  if (!threads) return fail(threads.error());
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
   O options;
@@ -196,6 +199,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
       settings.options = options;
       settings.options.hash_mb = static_cast<std::size_t>(*hash);
+      settings.options.threads = static_cast<int>(*threads);
       settings.options.quiescence = *qs != 0;
       settings.options.soft_time = *soft;
       settings.options.contempt = static_cast<Value>(*contempt);

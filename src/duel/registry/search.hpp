@@ -26,6 +26,7 @@ struct AlgoRequest {
   double time = 0.0;            // seconds; 0 = none
   std::string eval;             // heuristic name; empty = the game's default
   std::size_t hash_mb = 256;
+  int threads = 1;  // engine: search threads (lazy SMP)
   std::uint64_t seed = 0;
   bool ordering = true;                     // engine: killers, history and the game's move hints
   const std::atomic<bool>* stop = nullptr;  // set by another thread to stop early
@@ -56,6 +57,7 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
     if (req.algo == "engine") {
       search::EngineOptions options;
       options.hash_mb = req.hash_mb;
+      options.threads = req.threads;
       options.ordering = req.ordering;
       // With no limit at all the engine is a solver: start at full depth.
       if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;

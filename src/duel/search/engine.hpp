@@ -1,760 +1,147 @@
 #pragma once
 // The engine: iterative deepening over a negamax principal-variation search
-// with alpha-beta, a transposition table and move ordering (TT move, killers,
-// history, the game's own hint), under `Limits {depth, time, nodes}`.
+// with alpha-beta, a transposition table and move ordering (worker.hpp),
+// under `Limits {depth, time, nodes}`, on one thread or several (lazy SMP).
 //
-// Why: one negamax code path (DESIGN habit 4) that serves play at any time
-// control and exact solving. A legal move is ready before the first node is
-// searched, so even a 1 ms budget returns a legal move. Every node knows
-// whether its subtree used a heuristic; when the root's did not, the value is
-// the game-theoretic value and deepening stops.
+// Why several threads this way: helpers that search the same root at the
+// same time, sharing only the table, fill it with results the main thread
+// then finds instead of searching; nothing else is shared, so the search
+// code stays the single-threaded one, and with one thread the engine is
+// that search node for node. The main thread alone decides when to stop,
+// and stops and waits for its helpers before returning, so a move never
+// takes longer than with one thread (docs/engine.md, "Threads").
 #include <algorithm>
-#include <array>
-#include <cmath>
+#include <atomic>
+#include <cstddef>
 #include <functional>
-#include <optional>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "duel/core/clock.hpp"
 #include "duel/search/concepts.hpp"
 #include "duel/search/limits.hpp"
-#include "duel/search/pv.hpp"
+#include "duel/search/options.hpp"
+#include "duel/search/threads.hpp"
 #include "duel/search/tt.hpp"
+#include "duel/search/worker.hpp"
 
 namespace duel::search {
 
-struct EngineOptions {
-  std::size_t hash_mb = 16;  // transposition table size; 0 turns it off
-  bool ordering = true;      // killers, history and the game's hints
-  double soft_time = 0.5;    // do not start a new iteration past this share of the time
-  int first_depth = 1;       // the first iteration's depth (solvers start deep)
-  bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
-  bool quiescence = true;    // past the depth: checkers plays out captures, chess quiesces
-  // Selective search where the game has the hooks (docs/engine.md, each kept
-  // because a match measured a gain): null move (HasNullMove), late move
-  // reductions and reverse futility pruning (HasTactics), check extension
-  // (HasTactics), aspiration windows (HasAspiration).
-  // Null move measured no gain in the 5x5 chess games (docs/engine.md):
-  // there for users to try, off. Late move reductions alone measured a gain
-  // at a fixed node count (docs/engine.md): on.
-  bool null_move = false;
-  bool reductions = true;  // late move reductions
-  bool futility = true;    // reverse futility pruning near the horizon
-  bool extensions = true;  // a move that gives check is searched one ply deeper
-  bool aspiration = true;
-  // Tried, off until a match says they gain (docs/engine.md): late move
-  // pruning (quiet moves late in the order near the horizon are skipped) and
-  // the transposition table in quiescence.
-  bool late_pruning = false;
-  bool quiesce_table = false;
-  // Quiescence skips captures that lose material by static exchange
-  // (HasExchange), unless in check: +24.9 +/- 18.8 Elo (docs/engine.md).
-  bool quiesce_see = true;
-  // Quiescence's first ply also searches the quiet moves that give check
-  // (and do not lose material by static exchange, HasExchange), as
-  // Stockfish's does: a check answered only by a capture is a tactic the
-  // stand-pat floor cannot see.
-  bool quiesce_checks = false;
-  // Move ordering: a capture that loses material by static exchange
-  // (HasExchange) is searched after the killers and quiet moves.
-  bool order_see = false;
-  // Move ordering: the move that last refuted the opponent's previous move
-  // (its "countermove", HasHistoryIndex) is searched right after the killers.
-  bool countermove = false;
-  // Move ordering: the history heuristic with gravity (a bonus to the quiet
-  // move that cut off and the same malus to the quiet moves tried before it,
-  // each scaled down as the entry nears its bound), and killers and history
-  // kept for quiet moves only where the game tells them apart (HasTactics).
-  bool history_gravity = false;
-  // Internal iterative reduction: a node at depth 4 or more with no move
-  // from the table is searched one ply shallower (it was likely never worth
-  // a search, and its next visit will have a move to try first).
-  bool iir = false;
-  // Futility pruning: near the horizon, away from the principal variation,
-  // a quiet move that gives no check is not searched when the heuristic
-  // here is so far below alpha that a quiet move is unlikely to make it up.
-  // +20.1 +/- 15.7 Elo at a fixed node count (docs/engine.md): on.
-  bool move_futility = true;
-  // Exchange pruning near the horizon, away from the principal variation: a
-  // move that loses more than a margin by static exchange (HasExchange) is
-  // not searched. +27.7 +/- 20.0 Elo with futility pruning on, at a fixed
-  // node count (docs/engine.md): on.
-  bool exchange_pruning = true;
-  // A position that occurred before (HasRepetition) is scored a draw below
-  // the root, as if the repetition would go on to the rule's draw.
-  bool repetition_draw = false;
-  // Contempt: what a draw is worth to the side to move at the root, in the
-  // heuristic's units (the side not to move there gets the negation). 0
-  // scores draws as the game does; above 0 the engine prefers a draw to a
-  // position the heuristic rates below that (against a stronger opponent).
-  // A draw with contempt is no longer the game's value: inexact.
-  Value contempt = 0;
-};
+inline constexpr int kMaxThreads = 64;  // the most `threads` the engine accepts
 
 template <GameState S, class H>
 class Engine {
  public:
   using Move = typename S::Move;
   using Result = SearchResult<Move>;
-  using InfoFn = std::function<void(const SearchInfo&, const std::vector<Move>& pv)>;
+  using Worker = SearchWorker<S, H>;
+  using InfoFn = typename Worker::InfoFn;
 
   explicit Engine(H heuristic, EngineOptions options = {})
-      : m_eval(std::move(heuristic)),
-        m_options(options),
-        m_tt(std::max<std::size_t>(options.hash_mb, 1)),
-        m_killers(static_cast<std::size_t>(kMaxPly) + 1),
-        m_scores(static_cast<std::size_t>(kMaxPly) + 1),
-        m_order(static_cast<std::size_t>(kMaxPly) + 1) {
-    if constexpr (HasHistoryIndex<S>) {
-      m_history.assign(S::kHistorySize, 0);
-      m_counter.assign(S::kHistorySize, std::nullopt);
+      : m_options(options), m_tt(std::max<std::size_t>(options.hash_mb, 1)) {
+    // Step 1. One worker a thread, each with its own copy of the heuristic.
+    const auto helpers = static_cast<std::size_t>(std::clamp(options.threads, 1, kMaxThreads) - 1);
+    for (std::size_t i = 1; i <= helpers; ++i) {
+      m_helpers.push_back(std::make_unique<Worker>(heuristic, m_options, m_tt, i));
     }
+    m_main = std::make_unique<Worker>(std::move(heuristic), m_options, m_tt, 0);
     if (options.prefault) m_tt.prefault();
-    // Late move reductions grow with the log of the depth and of the move's
-    // place in the order (the shape Stockfish and most engines use).
-    for (int d = 1; d < kLmrSize; ++d) {
-      for (int n = 1; n < kLmrSize; ++n) {
-        m_lmr[d][n] = static_cast<std::int8_t>(0.75 + std::log(d) * std::log(n) / 2.25);
-      }
-    }
   }
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  Engine(Engine&&) = delete;
+  Engine& operator=(Engine&&) = delete;
+  ~Engine() = default;  // m_pool, declared last, parks and joins its threads first
 
-  // Forget everything learned (a new game).
+  // Forget everything learned (a new game), in every thread.
   void new_game() {
     m_tt.clear();
-    std::fill(m_history.begin(), m_history.end(), 0);
-    std::fill(m_counter.begin(), m_counter.end(), std::nullopt);
+    m_main->new_game();
+    for (auto& h : m_helpers) h->new_game();
   }
-  [[nodiscard]] H& heuristic() noexcept { return m_eval; }
+  // The main thread's heuristic.
+  [[nodiscard]] H& heuristic() noexcept { return m_main->heuristic(); }
+  // Search threads, the main one included.
+  [[nodiscard]] std::size_t threads() const noexcept { return m_helpers.size() + 1; }
 
+  // The main thread's result; its statistics add up every thread's nodes.
   Result search(const S& root, const Limits& limits, const InfoFn& on_info = {}) {
-    // Step 1. Set up: clear per-search tables, pick a fallback move.
-    Result out;
-    m_stop = StopControl(limits);
-    m_stats = SearchStats{};
-    m_nodes = 0;
-    m_inexact = 0;
-    // Contempt's draws are stored from one side's view: a search for the
-    // other side starts from an empty table.
+    // Step 1. The table's new search, inside the time limit. Contempt's
+    // draws are stored from one side's view: a search for the other side
+    // starts from an empty table.
+    const WallClock started;
     if (m_options.contempt != 0 && root.to_move() != m_root_side) m_tt.clear();
     m_root_side = root.to_move();
     m_tt.new_search();
-    for (auto& k : m_killers) k = {};
-    for (auto& h : m_history) h /= 8;
-    if (root.is_terminal()) {
-      out.value = terminal_value(root.utility(), 0);
-      out.complete = out.exact = true;
-      return out;
+    if (m_helpers.empty() || root.is_terminal()) {
+      return m_main->search(root, limits, on_info, started);
     }
-    out.best = fallback_move(root);
 
-    // Step 2. Iterative deepening until exact, a limit, or the depth cap.
-    const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 2) : kMaxPly - 2;
-    Value last = 0;
-    for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
-      const std::uint64_t inexact_before = m_inexact;
-      m_root_best.reset();
-      m_root_depth = depth;
-      const Value v = root_search(root, depth, last);
-      if (m_stop.stopped()) {
-        // A move that finished this iteration with the best value so far
-        // is better informed than the last iteration's choice.
-        if (m_root_best) out.best = m_root_best;
-        break;
-      }
-      last = v;
-      out.value = for_player(v, root.to_move());
-      out.depth = depth;
-      out.pv = m_pv.line(0);
-      if (!out.pv.empty()) out.best = out.pv.front();
-      out.exact = m_inexact == inexact_before;
-      if (on_info) {
-        SearchInfo info;
-        info.depth = depth;
-        info.value = out.value;
-        info.exact = out.exact;
-        info.nodes = m_stats.nodes();
-        info.nodes_by_depth = m_stats.depth_counts();
-        info.seconds = m_stop.elapsed();
-        on_info(info, out.pv);
-      }
-      if (out.exact) break;
-      if (limits.time > 0 && m_stop.elapsed() > limits.time * m_options.soft_time) break;
+    // Step 2. Helpers start on the same root, bound only by the depth and
+    // the engine's own stop flag: the main thread's limits stop them all.
+    m_stop_helpers.store(false, std::memory_order_relaxed);
+    Limits helper_limits;
+    helper_limits.depth = limits.depth;
+    helper_limits.stop = &m_stop_helpers;
+    m_pool.start(m_helpers.size(), [this, root, helper_limits](std::size_t i) {
+      (void)m_helpers[i - 1]->search(root, helper_limits, {}, WallClock{});
+    });
+
+    // Step 3. The main thread searches; its progress lines count every
+    // thread's nodes.
+    InfoFn info;
+    if (on_info) {
+      info = [&](const SearchInfo& i, const std::vector<Move>& pv) {
+        SearchInfo all = i;
+        for (const auto& h : m_helpers) all.nodes += h->nodes();
+        on_info(all, pv);
+      };
     }
-    out.complete = !m_stop.stopped() || out.exact;
-    out.stats = m_stats;
-    out.stats.seconds = m_stop.elapsed();
+    Result out;
+    {
+      // Step 4. Stop the helpers and wait for them, however the main
+      // thread's search ends (an info callback may throw).
+      const HelperStop stop_helpers(m_stop_helpers, m_pool);
+      out = m_main->search(root, limits, info, started);
+    }
+    for (const auto& h : m_helpers) out.stats += h->stats();
+    out.stats.seconds = m_main->elapsed();
     return out;
   }
 
-  // The principal variation of a full-window capture quiescence from `s`:
-  // the captures (and answers to check) after which the side to move stands
-  // pat, so that the position at its end is one the search would judge by
-  // the heuristic. Empty when `s` itself is that position. The tuner
-  // resolves its positions with it (docs/tuning.md).
+  // The principal variation of a full-window capture quiescence from `s`
+  // (SearchWorker::quiescence_line), on the main thread.
   std::vector<Move> quiescence_line(const S& s) requires HasTactics<S> {
-    m_stop = StopControl(Limits{});
-    m_stats = SearchStats{};
-    m_nodes = 0;
-    m_root_side = s.to_move();
-    quiesce(s, 0, -kInfinite, kInfinite);
-    return m_pv.line(0);
+    return m_main->quiescence_line(s);
   }
 
  private:
-  static constexpr int kLmrSize = 64;
-  static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
-  static constexpr int kHistoryMax = 16384;     // history gravity's bound (below the killers)
-  // Reverse futility pruning up to here: depth 5 against 3 measured +8.7 +/- 7.1
-  // Elo at a fixed node count and +38 +/- 25 at 0.05 s a move (docs/engine.md).
-  static constexpr int kReverseFutilityDepth = 5;
-  // Futility pruning of quiet moves up to here: depth 5 against 3 measured
-  // +12.5 +/- 9.8 Elo at a fixed node count (docs/engine.md).
-  static constexpr int kMoveFutilityDepth = 5;
-  static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
-
-  // One iteration at the root: a full window, or where the game gives a
-  // width, an aspiration window around the last value that widens (doubling)
-  // on the side that fails.
-  Value root_search(const S& root, int depth, Value last) {
-    if constexpr (HasAspiration<S>) {
-      if (m_options.aspiration && depth >= 5 && !is_proven(last)) {
-        Value delta = S::kAspiration;
-        Value lo = std::max(last - delta, -kInfinite);
-        Value hi = std::min(last + delta, kInfinite);
-        for (;;) {
-          const Value v = negamax(root, depth, 0, lo, hi);
-          if (m_stop.stopped()) return v;
-          if (v <= lo && lo > -kInfinite) {
-            lo = std::max(v - delta, -kInfinite);
-          } else if (v >= hi && hi < kInfinite) {
-            hi = std::min(v + delta, kInfinite);
-          } else {
-            return v;
-          }
-          delta *= 2;
-          if (delta > kUnit / 4) lo = -kInfinite, hi = kInfinite;
-        }
-      }
+  // Raises the helpers' stop flag and waits for them, when it goes out of scope.
+  class HelperStop {
+   public:
+    HelperStop(std::atomic<bool>& stop, HelperPool& pool) noexcept : m_stop(stop), m_pool(pool) {}
+    HelperStop(const HelperStop&) = delete;
+    HelperStop& operator=(const HelperStop&) = delete;
+    HelperStop(HelperStop&&) = delete;
+    HelperStop& operator=(HelperStop&&) = delete;
+    ~HelperStop() {
+      m_stop.store(true, std::memory_order_relaxed);
+      m_pool.wait();
     }
-    return negamax(root, depth, 0, -kInfinite, kInfinite);
-  }
 
-  struct Killers {
-    Move first{};
-    Move second{};
-    std::uint8_t count = 0;
+   private:
+    std::atomic<bool>& m_stop;
+    HelperPool& m_pool;
   };
 
-  Move fallback_move(const S& root) {
-    typename S::Moves moves;
-    root.actions(moves);
-    std::size_t pick = 0;
-    if (m_options.hash_mb > 0) {
-      if (const TTEntry* e = m_tt.probe(root.key()); e && e->move != 0 && e->move <= moves.size()) {
-        return moves[e->move - 1U];
-      }
-    }
-    if constexpr (HasOrderHint<S>) {
-      int best = root.order_hint(moves[0]);
-      for (std::size_t i = 1; i < moves.size(); ++i) {
-        if (const int h = root.order_hint(moves[i]); h > best) {
-          best = h;
-          pick = i;
-        }
-      }
-    }
-    return moves[pick];
-  }
-
-  // The heuristic for pruning decisions only: it marks nothing inexact by
-  // itself (a pruning that trusts it does).
-  [[nodiscard]] Value estimate(const S& s) {
-    ++m_stats.evaluations;
-    return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
-  }
-
-  // The heuristic at a leaf: an estimate, so the subtree is inexact.
-  [[nodiscard]] Value evaluate(const S& s) {
-    ++m_stats.leaves;
-    ++m_inexact;
-    return estimate(s);
-  }
-
-  // Ordering scores for the moves of `s`; higher is searched first.
-  template <class Moves>
-  void score_moves(const S& s, const Moves& moves, std::uint16_t tt_move, int ply,
-                   std::vector<int>& scores) {
-    scores.resize(moves.size());
-    const Killers& k = m_killers[static_cast<std::size_t>(ply)];
-    const Move* counter = counter_at(ply);  // once per node, not per move
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      int score = 0;
-      if (m_options.ordering) {
-        if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]) * 65536;
-        if constexpr (HasExchange<S> && HasTactics<S>) {
-          // A losing capture goes last, still ranked among them by its hint.
-          if (m_options.order_see && score > 0 && s.is_tactical(moves[i]) &&
-              !s.see_ge(moves[i], 0)) {
-            score = score / 65536 - (1 << 20);
-          }
-        }
-        if (k.count > 0 && moves[i] == k.first) score += 40000;
-        if (k.count > 1 && moves[i] == k.second) score += 39000;
-        if (counter != nullptr && moves[i] == *counter) score += 38000;
-        if constexpr (HasHistoryIndex<S>) {
-          const int h = m_history[S::history_index(moves[i])];
-          score += m_options.history_gravity ? h : std::min(h, 30000);
-        }
-      }
-      if (tt_move == i + 1) score = 1 << 30;
-      scores[i] = score;
-    }
-  }
-
-  // The countermove to the move that led to `ply`, if one is known.
-  const Move* counter_at(int ply) const {
-    if constexpr (HasHistoryIndex<S>) {
-      if (!m_options.countermove || ply == 0) return nullptr;
-      const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
-      if (prev == kNoMove || !m_counter[prev]) return nullptr;
-      return &*m_counter[prev];
-    }
-    return nullptr;
-  }
-
-  // Whether the killers and the history learn from `m`: every move, or with
-  // history gravity only quiet ones (captures are ordered by their hint).
-  [[nodiscard]] bool learns_from(const S& s, const Move& m) const {
-    if constexpr (HasTactics<S>) {
-      if (m_options.history_gravity) return !s.is_tactical(m);
-    }
-    return true;
-  }
-
-  // History gravity: `bonus` (negative for a malus) moves the entry toward
-  // +-kHistoryMax by a share that shrinks as it gets there.
-  static void nudge_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
-  // The gravity bonus of a cut-off at `depth` (and the malus of the moves before it).
-  static int gravity_bonus(int depth) { return std::min(16 * depth * depth, 1200); }
-
-  // A beta cut-off at `ply` by the move order[n]; order[0..n) were tried first.
-  void learn_cutoff(const S& s, const typename S::Moves& moves,
-                    const std::vector<std::uint16_t>& order, std::size_t n, int depth, int ply) {
-    const Move& m = moves[order[n]];
-    if (!m_options.history_gravity) {
-      record_cutoff(m, depth, ply);
-      return;
-    }
-    if (!learns_from(s, m)) return;
-    record_cutoff(m, depth, ply);
-    if constexpr (HasHistoryIndex<S>) {
-      const int bonus = gravity_bonus(depth);
-      for (std::size_t j = 0; j < n; ++j) {
-        const Move& tried = moves[order[j]];
-        if (learns_from(s, tried)) nudge_history(m_history[S::history_index(tried)], -bonus);
-      }
-    }
-  }
-
-  void record_cutoff(const Move& m, int depth, int ply) {
-    if constexpr (HasHistoryIndex<S>) {
-      if (m_options.countermove && ply > 0) {
-        const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
-        if (prev != kNoMove) m_counter[prev] = m;
-      }
-    }
-    Killers& k = m_killers[static_cast<std::size_t>(ply)];
-    if (!(k.count > 0 && k.first == m)) {
-      k.second = k.first;
-      k.first = m;
-      k.count = static_cast<std::uint8_t>(std::min(2, k.count + 1));
-    }
-    if constexpr (HasHistoryIndex<S>) {
-      if (m_options.history_gravity) {
-        nudge_history(m_history[S::history_index(m)], gravity_bonus(depth));
-        return;
-      }
-      // Bounded bonus, and halve the table before any entry can overflow.
-      const int d = std::min(depth, 16);
-      int& h = m_history[S::history_index(m)];
-      h += d * d;
-      if (h > (1 << 20)) {
-        for (auto& x : m_history) x /= 2;
-      }
-    }
-  }
-
-  // Selection sort, one step at a time: brings the best-scored move of
-  // order[n..] to position n (scores are indexed by move). Most nodes cut
-  // off after a move or two, so sorting the whole list would be wasted.
-  static void pick_next(std::vector<std::uint16_t>& order, const std::vector<int>& scores,
-                        std::size_t n) {
-    std::size_t pick = n;
-    for (std::size_t j = n + 1; j < order.size(); ++j) {
-      if (scores[order[j]] > scores[order[pick]]) pick = j;
-    }
-    std::swap(order[n], order[pick]);
-  }
-
-  // The table's answer for a node searched `depth` plies deep (0 in
-  // quiescence, which any entry satisfies) within (alpha, beta), if a stored
-  // bound decides it. The stored move goes to `tt_move` either way, for
-  // ordering. With `may_answer` false only the move is taken.
-  std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
-                                   Value alpha, Value beta, std::uint16_t& tt_move) {
-    ++m_stats.tt_probes;
-    const TTEntry* e = m_tt.probe(key);
-    if (e == nullptr) return std::nullopt;
-    ++m_stats.tt_hits;
-    tt_move = e->move;
-    if (!may_answer || (e->depth != kDepthAny && e->depth < depth)) return std::nullopt;
-    const Value v = from_tt(e->value, ply);
-    const Bound b = e->bound();
-    if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
-        (b == Bound::Upper && v <= alpha)) {
-      if (e->depth != kDepthAny) ++m_inexact;
-      ++m_stats.leaves;
-      return v;
-    }
-    return std::nullopt;
-  }
-
-  // Stores `best`, found within (alpha_orig, beta), as the bound it is.
-  void store_table(std::uint64_t key, Value best, Value alpha_orig, Value beta, int ply, int depth,
-                   std::uint16_t move) {
-    const Bound bound =
-        best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
-    m_tt.store(key, to_tt(best, ply), bound, depth, move);
-  }
-
-  // A child's value for `mover` within (alpha, beta): negated when the turn
-  // passes, as is; when the same player moves again (the concept allows it).
-  // `depth` is the child's own depth (its parent's less one, extended or reduced).
-  Value child_value(const S& child, Player mover, int depth, int ply, Value alpha, Value beta) {
-    if (child.to_move() == mover) return negamax(child, depth, ply + 1, alpha, beta);
-    return -negamax(child, depth, ply + 1, -beta, -alpha);
-  }
-
-  // Capture quiescence (HasTactics): the heuristic is a floor the mover can
-  // keep by standing pat; only captures and promotions may raise it. In
-  // check there is no standing pat and every move is searched, for the
-  // first kQuiesceCheckPlies plies below the horizon only: after those a
-  // position in check is judged as it stands. Checks answered by checks
-  // could otherwise run to kMaxPly, and did under king capture, where every
-  // pseudo-legal move is an answer (a COMP 472 search at depth 7 with null
-  // move and LMR ran for minutes). Chess alternates moves, so children are
-  // always negated.
-  Value quiesce(const S& s, int ply, Value alpha, Value beta, int qply = 0) {
-    m_stats.visit(ply);
-    m_pv.clear(ply);
-    if (m_stop.should_stop(m_nodes++)) return 0;
-    if (s.is_terminal()) {
-      ++m_stats.leaves;
-      return terminal(s, ply);
-    }
-    if (ply >= kMaxPly - 1) return evaluate(s);
-    const bool use_table = m_options.quiesce_table && m_options.hash_mb > 0;
-    const Value alpha_orig = alpha;
-    std::uint16_t tt_move = 0;
-    if (use_table) {
-      // Any stored result answers here: quiescence is the shallowest search.
-      if (const auto v = probe_table(s.key(), 0, ply, true, alpha, beta, tt_move)) return *v;
-    }
-    const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
-    Value best = -kInfinite;
-    if (stand) {
-      best = evaluate(s);
-      if (best >= beta) return best;
-      if (best > alpha) alpha = best;
-    }
-    typename S::Moves moves;
-    s.actions(moves);
-    ++m_stats.interior;
-    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
-    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
-    scores.assign(moves.size(), 0);
-    order.clear();
-    // Quiet moves that may give check (known once made): searched last.
-    const bool checks = stand && m_options.quiesce_checks && qply == 0;
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      const bool quiet = stand && !s.is_tactical(moves[i]);
-      if (quiet && !checks) continue;
-      if constexpr (HasExchange<S>) {
-        if (stand && m_options.quiesce_see && !s.see_ge(moves[i], 0)) continue;
-      }
-      if constexpr (HasOrderHint<S>) scores[i] = s.order_hint(moves[i]);
-      if (quiet) scores[i] = -(1 << 20);
-      if (tt_move == i + 1) scores[i] = 1 << 30;
-      order.push_back(static_cast<std::uint16_t>(i));
-    }
-    std::uint16_t best_move = 0;
-    for (std::size_t n = 0; n < order.size(); ++n) {
-      pick_next(order, scores, n);
-      const auto& m = moves[order[n]];
-      const S child = s.result(m);
-      // A quiet move is here only to give check.
-      if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
-      const Value v = -quiesce(child, ply + 1, -beta, -alpha, qply + 1);
-      if (m_stop.stopped()) return 0;
-      if (v > best) {
-        best = v;
-        if (v > alpha) {
-          alpha = v;
-          best_move = static_cast<std::uint16_t>(order[n] + 1U);
-          m_pv.update(ply, m);
-          if (v >= beta) break;
-        }
-      }
-    }
-    if (use_table && best > -kInfinite)
-      store_table(s.key(), best, alpha_orig, beta, ply, 0, best_move);
-    return best;
-  }
-
-  // A draw's value for the side to move in `s`: contempt's, signed.
-  Value draw_value(const S& s) {
-    if (m_options.contempt == 0) return kDraw;
-    ++m_inexact;
-    return s.to_move() == m_root_side ? m_options.contempt : -m_options.contempt;
-  }
-  // A finished game's value for the side to move (draws through contempt).
-  Value terminal(const S& s, int ply) {
-    const auto u = s.utility();
-    if (u == 0) return draw_value(s);
-    return for_player(terminal_value(u, ply), s.to_move());
-  }
-
-  // Negamax from the side to move's view.
-  Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
-    if constexpr (HasTactics<S>) {
-      if (depth <= 0 && m_options.quiescence) return quiesce(s, ply, alpha, beta);
-    }
-    // Step 1. Count the node, poll the limits, answer terminals and the horizon.
-    m_stats.visit(ply);
-    m_pv.clear(ply);
-    if (m_stop.should_stop(m_nodes++)) return 0;
-    if (s.is_terminal()) {
-      ++m_stats.leaves;
-      return terminal(s, ply);
-    }
-    if (ply >= kMaxPly - 1) return evaluate(s);
-    if constexpr (HasRepetition<S>) {
-      // Not a proof: the side that repeated may still be able to avoid the
-      // rule's draw, so the subtree is inexact.
-      if (m_options.repetition_draw && ply > 0 && s.repetitions() > 0) {
-        ++m_stats.leaves;
-        ++m_inexact;
-        return draw_value(s);
-      }
-    }
-    if constexpr (WinLossDraw<S>) {
-      // Mate-distance pruning: no line from here can win faster than the
-      // next ply or lose later than this one, so a window outside that
-      // range is already decided (a proven bound, so it stays exact).
-      if (ply > 0) {
-        alpha = std::max(alpha, loss_in(ply));
-        beta = std::min(beta, win_in(ply + 1));
-        if (alpha >= beta) {
-          ++m_stats.leaves;
-          return alpha;
-        }
-      }
-    }
-    if (depth <= 0) {
-      // At the horizon only a quiet position is judged by the heuristic; a
-      // game with forced replies (checkers' compulsory captures) plays them
-      // out first. Each such move shrinks the material, so this ends.
-      bool quiet = true;
-      if constexpr (HasQuietness<S>) quiet = !m_options.quiescence || s.is_quiet();
-      if (quiet) return evaluate(s);
-      depth = 0;
-    }
-
-    // Step 2. Transposition table: a stored bound may answer the node.
-    const Value alpha_orig = alpha;
-    const std::uint64_t key = s.key();
-    std::uint16_t tt_move = 0;
-    if (m_options.hash_mb > 0) {
-      // The root only takes the stored move: it must name a move of its own.
-      if (const auto v = probe_table(key, depth, ply, ply > 0, alpha, beta, tt_move)) return *v;
-    }
-    if (m_options.iir && depth >= 4 && tt_move == 0 && ply > 0) {
-      --depth;
-      ++m_inexact;
-    }
-
-    // Step 3. Selective search (the chess family): prune a node whose
-    // heuristic is far above beta near the horizon, or that stays above
-    // beta even after passing. Neither is a proof, so both mark the subtree
-    // inexact. Never in check, never on the principal variation.
-    [[maybe_unused]] bool in_check = false;
-    [[maybe_unused]] const bool pv_node = beta - alpha > 1;
-    [[maybe_unused]] bool prunable = false;  // selective pruning may cut here
-    [[maybe_unused]] bool move_futility = false;
-    [[maybe_unused]] Value futility_margin = kInfinite;  // a ply's worth of heuristic
-    [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
-    if constexpr (HasTactics<S>) {
-      in_check = !s.may_stand_pat();
-      prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta);
-      if (prunable) {
-        bool try_futility = false;
-        if constexpr (HasFutilityMargin<S>) {
-          try_futility = m_options.futility && depth <= kReverseFutilityDepth;
-          move_futility = m_options.move_futility && depth <= kMoveFutilityDepth;
-          futility_margin = S::kFutilityMargin;
-        }
-        bool try_null = false;
-        if constexpr (HasNullMove<S>) {
-          try_null =
-              m_options.null_move && depth >= 3 && !m_null[static_cast<std::size_t>(ply - 1)];
-        }
-        if (try_futility || try_null || move_futility) {
-          static_eval = estimate(s);
-          if (try_futility && static_eval - futility_margin * depth >= beta) {
-            ++m_inexact;
-            ++m_stats.leaves;
-            return static_eval;
-          }
-          if constexpr (HasNullMove<S>) {
-            if (try_null && static_eval >= beta && s.may_null_move()) {
-              const int reduced = depth - 1 - (3 + depth / 4);
-              m_null[static_cast<std::size_t>(ply)] = true;
-              m_prev[static_cast<std::size_t>(ply) + 1] = kNoMove;
-              const Value v = -negamax(s.null_move(), reduced, ply + 1, -beta, -beta + 1);
-              m_null[static_cast<std::size_t>(ply)] = false;
-              if (m_stop.stopped()) return 0;
-              if (v >= beta) {
-                ++m_inexact;
-                return is_proven(v) ? beta : v;
-              }
-            }
-          }
-        }
-      }
-    }
-
-    // Step 4. Generate and order the moves.
-    typename S::Moves moves;
-    s.actions(moves);
-    ++m_stats.interior;
-    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
-    score_moves(s, moves, tt_move, ply, scores);
-    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
-    order.resize(moves.size());
-    for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
-
-    // Step 5. Principal-variation search over the moves, best-scored first:
-    // the first with the full window, the rest with a null window (late
-    // quiet ones reduced first), searched again only when they beat alpha.
-    const std::uint64_t inexact_before = m_inexact;
-    const Killers& killers = m_killers[static_cast<std::size_t>(ply)];
-    Value best = -kInfinite;
-    std::size_t best_index = 0;
-    for (std::size_t n = 0; n < order.size(); ++n) {
-      pick_next(order, scores, n);
-      const std::size_t i = order[n];
-      const S child = s.result(moves[i]);
-      if constexpr (HasHistoryIndex<S>) {
-        m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
-      }
-      int next = depth - 1;
-      int reduction = 0;
-      if constexpr (HasTactics<S>) {
-        const bool gives_check = !child.may_stand_pat();
-        const bool quiet = !s.is_tactical(moves[i]);
-        // Late move pruning: near the horizon, away from the principal
-        // variation, quiet moves past the first 3 + depth^2 are not searched.
-        if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
-            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check && quiet &&
-            !is_proven(best)) {
-          ++m_inexact;
-          continue;
-        }
-        // Futility and exchange pruning: near the horizon, away from the
-        // principal variation, once a move has been searched.
-        if (prunable && n > 0 && !gives_check && !is_proven(best)) {
-          if (move_futility && quiet && static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
-            ++m_inexact;
-            continue;
-          }
-          if constexpr (HasExchange<S>) {
-            if (m_options.exchange_pruning && depth <= kExchangePruneDepth &&
-                !s.see_ge(moves[i], quiet ? -25 * depth * depth : -100 * depth)) {
-              ++m_inexact;
-              continue;
-            }
-          }
-        }
-        if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
-        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check && quiet &&
-            !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
-          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
-          if (beta - alpha > 1) --reduction;
-          reduction = std::clamp(reduction, 0, next - 1);
-        }
-      }
-      Value v;
-      if (n == 0) {
-        v = child_value(child, s.to_move(), next, ply, alpha, beta);
-      } else {
-        v = child_value(child, s.to_move(), next - reduction, ply, alpha, alpha + 1);
-        if (reduction > 0 && v > alpha && !m_stop.stopped()) {
-          v = child_value(child, s.to_move(), next, ply, alpha, alpha + 1);
-        }
-        if (v > alpha && v < beta && !m_stop.stopped()) {
-          v = child_value(child, s.to_move(), next, ply, alpha, beta);
-        }
-      }
-      if (m_stop.stopped()) return 0;
-      if (v > best) {
-        best = v;
-        best_index = i;
-        if (v > alpha) {
-          alpha = v;
-          m_pv.update(ply, moves[i]);
-          if (ply == 0) m_root_best = moves[i];
-          if (v >= beta) {
-            ++m_stats.cutoffs;
-            if (n == 0) ++m_stats.first_cutoffs;
-            if (m_options.ordering) learn_cutoff(s, moves, order, n, depth, ply);
-            break;
-          }
-        }
-      }
-    }
-
-    // Step 6. Store the result; exact subtrees are valid at any depth.
-    if (m_options.hash_mb > 0) {
-      // Inexact results keep their depth, capped below the "any depth" mark.
-      const int stored_depth =
-          m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
-      store_table(key, best, alpha_orig, beta, ply, stored_depth,
-                  static_cast<std::uint16_t>(best_index + 1));
-    }
-    return best;
-  }
-
-  H m_eval;
   EngineOptions m_options;
   TranspositionTable m_tt;
-  std::vector<Killers> m_killers;
-  std::vector<int> m_history;
-  static constexpr std::size_t kNoMove = ~std::size_t{0};
-  std::vector<std::optional<Move>> m_counter;     // by the history index of the move refuted
-  std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p
-  std::vector<std::vector<int>> m_scores;         // per-ply scratch, sized once, reused
-  std::vector<std::vector<std::uint16_t>> m_order;
-  PvTable<Move> m_pv;
-  StopControl m_stop{Limits{}};
-  SearchStats m_stats;
-  std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
-  std::array<bool, kMaxPly + 1> m_null{};  // the move into ply p+1 was a null move
-  std::optional<Move> m_root_best;         // this iteration's best finished root move
-  int m_root_depth = 1;
+  std::unique_ptr<Worker> m_main;
+  std::vector<std::unique_ptr<Worker>> m_helpers;
+  std::atomic<bool> m_stop_helpers{false};
   Player m_root_side = Player::First;
-  std::uint64_t m_nodes = 0;
-  std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact
+  HelperPool m_pool;  // last: its threads end before the workers they use
 };
 
 }  // namespace duel::search

@@ -49,6 +49,9 @@ struct SearchInfo {
 class StopControl {
  public:
   explicit StopControl(const Limits& limits) noexcept : m_limits(limits) {}
+  // Times the limits from `started` (a search whose set-up came first).
+  StopControl(const Limits& limits, const WallClock& started) noexcept
+      : m_limits(limits), m_clock(started) {}
   [[nodiscard]] bool should_stop(std::uint64_t nodes) noexcept {
     if (m_stopped) return true;
     if (m_limits.nodes != 0 && nodes >= m_limits.nodes) return m_stopped = true;

@@ -50,6 +50,8 @@ static_assert(std::variant_size_v<Chess> == kVariants.size());
 
 constexpr std::size_t kHashDefault = 64;
 constexpr std::size_t kHashMax = 16384;
+constexpr int kThreadsDefault = 1;
+constexpr int kThreadsMax = search::kMaxThreads;
 // Tables up to this size are touched when made (at `isready`), so a timed
 // search pays no page faults; bigger ones fill lazily rather than stall.
 constexpr std::size_t kPrefaultMaxMb = 256;
@@ -85,7 +87,7 @@ constexpr int kPerftMaxDepth = 7;
   return fail(std::string(text)).message;
 }
 
-// Searches one game with one heuristic; made per (variant, Eval, Hash) and
+// Searches one game with one heuristic; made per (variant, Eval, Hash, Threads) and
 // kept between `go`s, so the transposition table carries over moves.
 class Searcher {
  public:
@@ -269,6 +271,7 @@ struct Server::Impl {
   // Options and the position: touched by the command thread only.
   std::size_t variant = 0;
   std::size_t hash_mb = kHashDefault;
+  int threads = kThreadsDefault;
   std::string eval = std::string(kEvalDefault);  // each variant's own default heuristic
   Chess position = start_of(0);
   std::unique_ptr<Searcher> searcher;  // made on demand; used by the search thread while busy
@@ -328,6 +331,7 @@ struct Server::Impl {
             using S = std::decay_t<decltype(s)>;
             search::EngineOptions options;
             options.hash_mb = mb;
+            options.threads = threads;
             options.prefault = mb <= kPrefaultMaxMb;
             const auto build = [&](std::string_view name) {
               return games::with_heuristic<S>(name, 0, [&](auto h) {
@@ -366,6 +370,8 @@ struct Server::Impl {
     emit(fmt::format("option name UCI_Variant type combo default {}{}", kVariants[0].name,
                      variants));
     emit(fmt::format("option name Hash type spin default {} min 1 max {}", kHashDefault, kHashMax));
+    emit(fmt::format("option name Threads type spin default {} min 1 max {}", kThreadsDefault,
+                     kThreadsMax));
     std::string evals;
     for (const auto& e : eval_names()) evals += " var " + e;
     emit(fmt::format("option name Eval type combo default {}{}", kEvalDefault, evals));
@@ -388,8 +394,9 @@ struct Server::Impl {
     const std::string key = lower(name);
     const std::string value = join(w, at_value + 1, w.size());
     const std::string value_key = lower(value);
-    if (key != "uci_variant" && key != "hash" && key != "eval") {
-      info_string(fmt::format("unknown option: {} (known: UCI_Variant, Hash, Eval)", name));
+    if (key != "uci_variant" && key != "hash" && key != "threads" && key != "eval") {
+      info_string(
+          fmt::format("unknown option: {} (known: UCI_Variant, Hash, Threads, Eval)", name));
       return;
     }
     if (value.empty()) {
@@ -421,6 +428,15 @@ struct Server::Impl {
       }
       if (static_cast<std::size_t>(*mb) != hash_mb) searcher.reset();
       hash_mb = static_cast<std::size_t>(*mb);
+    } else if (key == "threads") {
+      const auto n = parse_integer(value);
+      if (!n || *n < 1 || *n > kThreadsMax) {
+        info_string(fmt::format("Threads: '{}' is not a whole number of threads from 1 to {}",
+                                value, kThreadsMax));
+        return;
+      }
+      if (static_cast<int>(*n) != threads) searcher.reset();
+      threads = static_cast<int>(*n);
     } else {
       const auto names = eval_names();
       if (std::find(names.begin(), names.end(), value_key) == names.end()) {

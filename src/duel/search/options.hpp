@@ -1,0 +1,86 @@
+#pragma once
+// The engine's options: table size, move ordering, the selective-search
+// switches, contempt and the number of search threads.
+//
+// Why its own file: every search thread (worker.hpp) and the engine that
+// runs them (engine.hpp) read the same options.
+#include <cstddef>
+
+#include "duel/core/types.hpp"
+
+namespace duel::search {
+
+struct EngineOptions {
+  std::size_t hash_mb = 16;  // transposition table size; 0 turns it off
+  bool ordering = true;      // killers, history and the game's hints
+  double soft_time = 0.5;    // do not start a new iteration past this share of the time
+  int first_depth = 1;       // the first iteration's depth (solvers start deep)
+  bool prefault = false;     // touch the whole table up front (timed play, benchmarks)
+  bool quiescence = true;    // past the depth: checkers plays out captures, chess quiesces
+  // Selective search where the game has the hooks (docs/engine.md, each kept
+  // because a match measured a gain): null move (HasNullMove), late move
+  // reductions and reverse futility pruning (HasTactics), check extension
+  // (HasTactics), aspiration windows (HasAspiration).
+  // Null move measured no gain in the 5x5 chess games (docs/engine.md):
+  // there for users to try, off. Late move reductions alone measured a gain
+  // at a fixed node count (docs/engine.md): on.
+  bool null_move = false;
+  bool reductions = true;  // late move reductions
+  bool futility = true;    // reverse futility pruning near the horizon
+  bool extensions = true;  // a move that gives check is searched one ply deeper
+  bool aspiration = true;
+  // Tried, off until a match says they gain (docs/engine.md): late move
+  // pruning (quiet moves late in the order near the horizon are skipped) and
+  // the transposition table in quiescence.
+  bool late_pruning = false;
+  bool quiesce_table = false;
+  // Quiescence skips captures that lose material by static exchange
+  // (HasExchange), unless in check: +24.9 +/- 18.8 Elo (docs/engine.md).
+  bool quiesce_see = true;
+  // Quiescence's first ply also searches the quiet moves that give check
+  // (and do not lose material by static exchange, HasExchange), as
+  // Stockfish's does: a check answered only by a capture is a tactic the
+  // stand-pat floor cannot see.
+  bool quiesce_checks = false;
+  // Move ordering: a capture that loses material by static exchange
+  // (HasExchange) is searched after the killers and quiet moves.
+  bool order_see = false;
+  // Move ordering: the move that last refuted the opponent's previous move
+  // (its "countermove", HasHistoryIndex) is searched right after the killers.
+  bool countermove = false;
+  // Move ordering: the history heuristic with gravity (a bonus to the quiet
+  // move that cut off and the same malus to the quiet moves tried before it,
+  // each scaled down as the entry nears its bound), and killers and history
+  // kept for quiet moves only where the game tells them apart (HasTactics).
+  bool history_gravity = false;
+  // Internal iterative reduction: a node at depth 4 or more with no move
+  // from the table is searched one ply shallower (it was likely never worth
+  // a search, and its next visit will have a move to try first).
+  bool iir = false;
+  // Futility pruning: near the horizon, away from the principal variation,
+  // a quiet move that gives no check is not searched when the heuristic
+  // here is so far below alpha that a quiet move is unlikely to make it up.
+  // +20.1 +/- 15.7 Elo at a fixed node count (docs/engine.md): on.
+  bool move_futility = true;
+  // Exchange pruning near the horizon, away from the principal variation: a
+  // move that loses more than a margin by static exchange (HasExchange) is
+  // not searched. +27.7 +/- 20.0 Elo with futility pruning on, at a fixed
+  // node count (docs/engine.md): on.
+  bool exchange_pruning = true;
+  // A position that occurred before (HasRepetition) is scored a draw below
+  // the root, as if the repetition would go on to the rule's draw.
+  bool repetition_draw = false;
+  // Contempt: what a draw is worth to the side to move at the root, in the
+  // heuristic's units (the side not to move there gets the negation). 0
+  // scores draws as the game does; above 0 the engine prefers a draw to a
+  // position the heuristic rates below that (against a stronger opponent).
+  // A draw with contempt is no longer the game's value: inexact.
+  Value contempt = 0;
+  // Search threads (lazy SMP, docs/engine.md): the main thread searches as
+  // with one; threads - 1 helpers search the same root at the same time and
+  // share only the transposition table. 1 is the single-threaded search,
+  // node for node.
+  int threads = 1;
+};
+
+}  // namespace duel::search

@@ -1,0 +1,736 @@
+#pragma once
+// One search thread of the engine: iterative deepening over a negamax
+// principal-variation search with alpha-beta, the shared transposition
+// table and its own move ordering (TT move, killers, history, the game's own
+// hint), under `Limits {depth, time, nodes}`.
+//
+// Why: one negamax code path (DESIGN habit 4) that serves play at any time
+// control and exact solving. A legal move is ready before the first node is
+// searched, so even a 1 ms budget returns a legal move. Every node knows
+// whether its subtree used a heuristic; when the root's did not, the value is
+// the game-theoretic value and deepening stops. The engine (engine.hpp) runs
+// one of these, or with `threads` several over one table (lazy SMP), so
+// everything here but the table belongs to one thread.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "duel/search/concepts.hpp"
+#include "duel/search/limits.hpp"
+#include "duel/search/options.hpp"
+#include "duel/search/pv.hpp"
+#include "duel/search/tt.hpp"
+
+namespace duel::search {
+
+template <GameState S, class H>
+class SearchWorker {
+ public:
+  using Move = typename S::Move;
+  using Result = SearchResult<Move>;
+  using InfoFn = std::function<void(const SearchInfo&, const std::vector<Move>& pv)>;
+
+  // `index` 0 is the main thread; helpers (1, 2, ...) skip some depths.
+  SearchWorker(H heuristic, const EngineOptions& options, TranspositionTable& tt, std::size_t index)
+      : m_eval(std::move(heuristic)),
+        m_options(options),
+        m_tt(tt),
+        m_index(index),
+        m_killers(static_cast<std::size_t>(kMaxPly) + 1),
+        m_scores(static_cast<std::size_t>(kMaxPly) + 1),
+        m_order(static_cast<std::size_t>(kMaxPly) + 1) {
+    if constexpr (HasHistoryIndex<S>) {
+      m_history.assign(S::kHistorySize, 0);
+      m_counter.assign(S::kHistorySize, std::nullopt);
+    }
+    // Late move reductions grow with the log of the depth and of the move's
+    // place in the order (the shape Stockfish and most engines use).
+    for (int d = 1; d < kLmrSize; ++d) {
+      for (int n = 1; n < kLmrSize; ++n) {
+        m_lmr[d][n] = static_cast<std::int8_t>(0.75 + std::log(d) * std::log(n) / 2.25);
+      }
+    }
+  }
+
+  SearchWorker(const SearchWorker&) = delete;
+  SearchWorker& operator=(const SearchWorker&) = delete;
+  SearchWorker(SearchWorker&&) = delete;
+  SearchWorker& operator=(SearchWorker&&) = delete;
+  ~SearchWorker() = default;
+
+  // Forget what this thread learned (a new game); the engine clears the table.
+  void new_game() {
+    std::fill(m_history.begin(), m_history.end(), 0);
+    std::fill(m_counter.begin(), m_counter.end(), std::nullopt);
+  }
+  [[nodiscard]] H& heuristic() noexcept { return m_eval; }
+
+  // This thread's nodes so far in this search (read by other threads).
+  [[nodiscard]] std::uint64_t nodes() const noexcept {
+    return m_nodes.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] const SearchStats& stats() const noexcept { return m_stats; }
+  [[nodiscard]] double elapsed() const noexcept { return m_stop.elapsed(); }
+
+  // Iterative deepening from `root`, its time counted from `started`. The
+  // engine has already started the table's new search (Engine::search).
+  Result search(const S& root, const Limits& limits, const InfoFn& on_info,
+                const WallClock& started) {
+    // Step 1. Set up: clear per-search tables, pick a fallback move.
+    Result out;
+    m_stop = StopControl(limits, started);
+    m_stats = SearchStats{};
+    m_nodes.store(0, std::memory_order_relaxed);
+    m_inexact = 0;
+    m_root_side = root.to_move();
+    for (auto& k : m_killers) k = {};
+    for (auto& h : m_history) h /= 8;
+    if (root.is_terminal()) {
+      out.value = terminal_value(root.utility(), 0);
+      out.complete = out.exact = true;
+      return out;
+    }
+    out.best = fallback_move(root);
+
+    // Step 2. Iterative deepening until exact, a limit, or the depth cap.
+    const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 2) : kMaxPly - 2;
+    Value last = 0;
+    for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
+      if (skips(depth, cap)) continue;
+      const std::uint64_t inexact_before = m_inexact;
+      m_root_best.reset();
+      m_root_depth = depth;
+      const Value v = root_search(root, depth, last);
+      if (m_stop.stopped()) {
+        // A move that finished this iteration with the best value so far
+        // is better informed than the last iteration's choice.
+        if (m_root_best) out.best = m_root_best;
+        break;
+      }
+      last = v;
+      out.value = for_player(v, root.to_move());
+      out.depth = depth;
+      out.pv = m_pv.line(0);
+      if (!out.pv.empty()) out.best = out.pv.front();
+      out.exact = m_inexact == inexact_before;
+      if (on_info) {
+        SearchInfo info;
+        info.depth = depth;
+        info.value = out.value;
+        info.exact = out.exact;
+        info.nodes = m_stats.nodes();
+        info.nodes_by_depth = m_stats.depth_counts();
+        info.seconds = m_stop.elapsed();
+        on_info(info, out.pv);
+      }
+      if (out.exact) break;
+      if (limits.time > 0 && m_stop.elapsed() > limits.time * m_options.soft_time) break;
+    }
+    out.complete = !m_stop.stopped() || out.exact;
+    out.stats = m_stats;
+    out.stats.seconds = m_stop.elapsed();
+    return out;
+  }
+
+  // The principal variation of a full-window capture quiescence from `s`:
+  // the captures (and answers to check) after which the side to move stands
+  // pat, so that the position at its end is one the search would judge by
+  // the heuristic. Empty when `s` itself is that position. The tuner
+  // resolves its positions with it (docs/tuning.md).
+  std::vector<Move> quiescence_line(const S& s) requires HasTactics<S> {
+    m_stop = StopControl(Limits{});
+    m_stats = SearchStats{};
+    m_nodes.store(0, std::memory_order_relaxed);
+    m_root_side = s.to_move();
+    quiesce(s, 0, -kInfinite, kInfinite);
+    return m_pv.line(0);
+  }
+
+ private:
+  static constexpr int kLmrSize = 64;
+  static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
+  static constexpr int kHistoryMax = 16384;     // history gravity's bound (below the killers)
+  // Reverse futility pruning up to here: depth 5 against 3 measured +8.7 +/- 7.1
+  // Elo at a fixed node count and +38 +/- 25 at 0.05 s a move (docs/engine.md).
+  static constexpr int kReverseFutilityDepth = 5;
+  // Futility pruning of quiet moves up to here: depth 5 against 3 measured
+  // +12.5 +/- 9.8 Elo at a fixed node count (docs/engine.md).
+  static constexpr int kMoveFutilityDepth = 5;
+  static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
+
+  // Helpers' diversity (lazy SMP): helper i skips some iteration depths, so
+  // that the threads spread over depths instead of all searching the same
+  // tree in step; the pattern is the one older Stockfish versions used
+  // (helper 1 searches the even depths, helpers 2-5 skip pairs of depths
+  // at four phases, ...). The main thread and the last depth are never
+  // skipped.
+  [[nodiscard]] bool skips(int depth, int cap) const noexcept {
+    if (m_index == 0 || depth >= cap) return false;
+    static constexpr std::array<int, 20> kSkipSize = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
+                                                      3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+    static constexpr std::array<int, 20> kSkipPhase = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3,
+                                                       4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+    const std::size_t i = (m_index - 1) % kSkipSize.size();
+    return ((depth + kSkipPhase[i]) / kSkipSize[i]) % 2 != 0;
+  }
+
+  // Counts a node; true when a limit says stop.
+  [[nodiscard]] bool count_node() noexcept {
+    // One writer (this thread): a relaxed load and store, not a locked add.
+    const std::uint64_t n = m_nodes.load(std::memory_order_relaxed);
+    m_nodes.store(n + 1, std::memory_order_relaxed);
+    return m_stop.should_stop(n);
+  }
+
+  // One iteration at the root: a full window, or where the game gives a
+  // width, an aspiration window around the last value that widens (doubling)
+  // on the side that fails.
+  Value root_search(const S& root, int depth, Value last) {
+    if constexpr (HasAspiration<S>) {
+      if (m_options.aspiration && depth >= 5 && !is_proven(last)) {
+        Value delta = S::kAspiration;
+        Value lo = std::max(last - delta, -kInfinite);
+        Value hi = std::min(last + delta, kInfinite);
+        for (;;) {
+          const Value v = negamax(root, depth, 0, lo, hi);
+          if (m_stop.stopped()) return v;
+          if (v <= lo && lo > -kInfinite) {
+            lo = std::max(v - delta, -kInfinite);
+          } else if (v >= hi && hi < kInfinite) {
+            hi = std::min(v + delta, kInfinite);
+          } else {
+            return v;
+          }
+          delta *= 2;
+          if (delta > kUnit / 4) lo = -kInfinite, hi = kInfinite;
+        }
+      }
+    }
+    return negamax(root, depth, 0, -kInfinite, kInfinite);
+  }
+
+  struct Killers {
+    Move first{};
+    Move second{};
+    std::uint8_t count = 0;
+  };
+
+  Move fallback_move(const S& root) {
+    typename S::Moves moves;
+    root.actions(moves);
+    std::size_t pick = 0;
+    if (m_options.hash_mb > 0) {
+      if (const auto e = m_tt.probe(root.key()); e && e->move != 0 && e->move <= moves.size()) {
+        return moves[e->move - 1U];
+      }
+    }
+    if constexpr (HasOrderHint<S>) {
+      int best = root.order_hint(moves[0]);
+      for (std::size_t i = 1; i < moves.size(); ++i) {
+        if (const int h = root.order_hint(moves[i]); h > best) {
+          best = h;
+          pick = i;
+        }
+      }
+    }
+    return moves[pick];
+  }
+
+  // The heuristic for pruning decisions only: it marks nothing inexact by
+  // itself (a pruning that trusts it does).
+  [[nodiscard]] Value estimate(const S& s) {
+    ++m_stats.evaluations;
+    return for_player(clamp_estimate(static_cast<Value>(m_eval(s))), s.to_move());
+  }
+
+  // The heuristic at a leaf: an estimate, so the subtree is inexact.
+  [[nodiscard]] Value evaluate(const S& s) {
+    ++m_stats.leaves;
+    ++m_inexact;
+    return estimate(s);
+  }
+
+  // Ordering scores for the moves of `s`; higher is searched first.
+  template <class Moves>
+  void score_moves(const S& s, const Moves& moves, std::uint16_t tt_move, int ply,
+                   std::vector<int>& scores) {
+    scores.resize(moves.size());
+    const Killers& k = m_killers[static_cast<std::size_t>(ply)];
+    const Move* counter = counter_at(ply);  // once per node, not per move
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      int score = 0;
+      if (m_options.ordering) {
+        if constexpr (HasOrderHint<S>) score = s.order_hint(moves[i]) * 65536;
+        if constexpr (HasExchange<S> && HasTactics<S>) {
+          // A losing capture goes last, still ranked among them by its hint.
+          if (m_options.order_see && score > 0 && s.is_tactical(moves[i]) &&
+              !s.see_ge(moves[i], 0)) {
+            score = score / 65536 - (1 << 20);
+          }
+        }
+        if (k.count > 0 && moves[i] == k.first) score += 40000;
+        if (k.count > 1 && moves[i] == k.second) score += 39000;
+        if (counter != nullptr && moves[i] == *counter) score += 38000;
+        if constexpr (HasHistoryIndex<S>) {
+          const int h = m_history[S::history_index(moves[i])];
+          score += m_options.history_gravity ? h : std::min(h, 30000);
+        }
+      }
+      if (tt_move == i + 1) score = 1 << 30;
+      scores[i] = score;
+    }
+  }
+
+  // The countermove to the move that led to `ply`, if one is known.
+  const Move* counter_at(int ply) const {
+    if constexpr (HasHistoryIndex<S>) {
+      if (!m_options.countermove || ply == 0) return nullptr;
+      const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
+      if (prev == kNoMove || !m_counter[prev]) return nullptr;
+      return &*m_counter[prev];
+    }
+    return nullptr;
+  }
+
+  // Whether the killers and the history learn from `m`: every move, or with
+  // history gravity only quiet ones (captures are ordered by their hint).
+  [[nodiscard]] bool learns_from(const S& s, const Move& m) const {
+    if constexpr (HasTactics<S>) {
+      if (m_options.history_gravity) return !s.is_tactical(m);
+    }
+    return true;
+  }
+
+  // History gravity: `bonus` (negative for a malus) moves the entry toward
+  // +-kHistoryMax by a share that shrinks as it gets there.
+  static void nudge_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
+  // The gravity bonus of a cut-off at `depth` (and the malus of the moves before it).
+  static int gravity_bonus(int depth) { return std::min(16 * depth * depth, 1200); }
+
+  // A beta cut-off at `ply` by the move order[n]; order[0..n) were tried first.
+  void learn_cutoff(const S& s, const typename S::Moves& moves,
+                    const std::vector<std::uint16_t>& order, std::size_t n, int depth, int ply) {
+    const Move& m = moves[order[n]];
+    if (!m_options.history_gravity) {
+      record_cutoff(m, depth, ply);
+      return;
+    }
+    if (!learns_from(s, m)) return;
+    record_cutoff(m, depth, ply);
+    if constexpr (HasHistoryIndex<S>) {
+      const int bonus = gravity_bonus(depth);
+      for (std::size_t j = 0; j < n; ++j) {
+        const Move& tried = moves[order[j]];
+        if (learns_from(s, tried)) nudge_history(m_history[S::history_index(tried)], -bonus);
+      }
+    }
+  }
+
+  void record_cutoff(const Move& m, int depth, int ply) {
+    if constexpr (HasHistoryIndex<S>) {
+      if (m_options.countermove && ply > 0) {
+        const std::size_t prev = m_prev[static_cast<std::size_t>(ply)];
+        if (prev != kNoMove) m_counter[prev] = m;
+      }
+    }
+    Killers& k = m_killers[static_cast<std::size_t>(ply)];
+    if (!(k.count > 0 && k.first == m)) {
+      k.second = k.first;
+      k.first = m;
+      k.count = static_cast<std::uint8_t>(std::min(2, k.count + 1));
+    }
+    if constexpr (HasHistoryIndex<S>) {
+      if (m_options.history_gravity) {
+        nudge_history(m_history[S::history_index(m)], gravity_bonus(depth));
+        return;
+      }
+      // Bounded bonus, and halve the table before any entry can overflow.
+      const int d = std::min(depth, 16);
+      int& h = m_history[S::history_index(m)];
+      h += d * d;
+      if (h > (1 << 20)) {
+        for (auto& x : m_history) x /= 2;
+      }
+    }
+  }
+
+  // Selection sort, one step at a time: brings the best-scored move of
+  // order[n..] to position n (scores are indexed by move). Most nodes cut
+  // off after a move or two, so sorting the whole list would be wasted.
+  static void pick_next(std::vector<std::uint16_t>& order, const std::vector<int>& scores,
+                        std::size_t n) {
+    std::size_t pick = n;
+    for (std::size_t j = n + 1; j < order.size(); ++j) {
+      if (scores[order[j]] > scores[order[pick]]) pick = j;
+    }
+    std::swap(order[n], order[pick]);
+  }
+
+  // The table's answer for a node searched `depth` plies deep (0 in
+  // quiescence, which any entry satisfies) within (alpha, beta), if a stored
+  // bound decides it. The stored move goes to `tt_move` either way, for
+  // ordering. With `may_answer` false only the move is taken.
+  std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
+                                   Value alpha, Value beta, std::uint16_t& tt_move) {
+    ++m_stats.tt_probes;
+    const std::optional<TTEntry> e = m_tt.probe(key);
+    if (!e) return std::nullopt;
+    ++m_stats.tt_hits;
+    tt_move = e->move;
+    if (!may_answer || (e->depth != kDepthAny && e->depth < depth)) return std::nullopt;
+    const Value v = from_tt(e->value, ply);
+    const Bound b = e->bound();
+    if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
+        (b == Bound::Upper && v <= alpha)) {
+      if (e->depth != kDepthAny) ++m_inexact;
+      ++m_stats.leaves;
+      return v;
+    }
+    return std::nullopt;
+  }
+
+  // Stores `best`, found within (alpha_orig, beta), as the bound it is.
+  void store_table(std::uint64_t key, Value best, Value alpha_orig, Value beta, int ply, int depth,
+                   std::uint16_t move) {
+    const Bound bound =
+        best >= beta ? Bound::Lower : (best > alpha_orig ? Bound::Exact : Bound::Upper);
+    m_tt.store(key, to_tt(best, ply), bound, depth, move);
+  }
+
+  // A child's value for `mover` within (alpha, beta): negated when the turn
+  // passes, as is; when the same player moves again (the concept allows it).
+  // `depth` is the child's own depth (its parent's less one, extended or reduced).
+  Value child_value(const S& child, Player mover, int depth, int ply, Value alpha, Value beta) {
+    if (child.to_move() == mover) return negamax(child, depth, ply + 1, alpha, beta);
+    return -negamax(child, depth, ply + 1, -beta, -alpha);
+  }
+
+  // Capture quiescence (HasTactics): the heuristic is a floor the mover can
+  // keep by standing pat; only captures and promotions may raise it. In
+  // check there is no standing pat and every move is searched, for the
+  // first kQuiesceCheckPlies plies below the horizon only: after those a
+  // position in check is judged as it stands. Checks answered by checks
+  // could otherwise run to kMaxPly, and did under king capture, where every
+  // pseudo-legal move is an answer (a COMP 472 search at depth 7 with null
+  // move and LMR ran for minutes). Chess alternates moves, so children are
+  // always negated.
+  Value quiesce(const S& s, int ply, Value alpha, Value beta, int qply = 0) {
+    m_stats.visit(ply);
+    m_pv.clear(ply);
+    if (count_node()) return 0;
+    if (s.is_terminal()) {
+      ++m_stats.leaves;
+      return terminal(s, ply);
+    }
+    if (ply >= kMaxPly - 1) return evaluate(s);
+    const bool use_table = m_options.quiesce_table && m_options.hash_mb > 0;
+    const Value alpha_orig = alpha;
+    std::uint16_t tt_move = 0;
+    if (use_table) {
+      // Any stored result answers here: quiescence is the shallowest search.
+      if (const auto v = probe_table(s.key(), 0, ply, true, alpha, beta, tt_move)) return *v;
+    }
+    const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
+    Value best = -kInfinite;
+    if (stand) {
+      best = evaluate(s);
+      if (best >= beta) return best;
+      if (best > alpha) alpha = best;
+    }
+    typename S::Moves moves;
+    s.actions(moves);
+    ++m_stats.interior;
+    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
+    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
+    scores.assign(moves.size(), 0);
+    order.clear();
+    // Quiet moves that may give check (known once made): searched last.
+    const bool checks = stand && m_options.quiesce_checks && qply == 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const bool quiet = stand && !s.is_tactical(moves[i]);
+      if (quiet && !checks) continue;
+      if constexpr (HasExchange<S>) {
+        if (stand && m_options.quiesce_see && !s.see_ge(moves[i], 0)) continue;
+      }
+      if constexpr (HasOrderHint<S>) scores[i] = s.order_hint(moves[i]);
+      if (quiet) scores[i] = -(1 << 20);
+      if (tt_move == i + 1) scores[i] = 1 << 30;
+      order.push_back(static_cast<std::uint16_t>(i));
+    }
+    std::uint16_t best_move = 0;
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      pick_next(order, scores, n);
+      const auto& m = moves[order[n]];
+      const S child = s.result(m);
+      // A quiet move is here only to give check.
+      if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
+      const Value v = -quiesce(child, ply + 1, -beta, -alpha, qply + 1);
+      if (m_stop.stopped()) return 0;
+      if (v > best) {
+        best = v;
+        if (v > alpha) {
+          alpha = v;
+          best_move = static_cast<std::uint16_t>(order[n] + 1U);
+          m_pv.update(ply, m);
+          if (v >= beta) break;
+        }
+      }
+    }
+    if (use_table && best > -kInfinite)
+      store_table(s.key(), best, alpha_orig, beta, ply, 0, best_move);
+    return best;
+  }
+
+  // A draw's value for the side to move in `s`: contempt's, signed.
+  Value draw_value(const S& s) {
+    if (m_options.contempt == 0) return kDraw;
+    ++m_inexact;
+    return s.to_move() == m_root_side ? m_options.contempt : -m_options.contempt;
+  }
+  // A finished game's value for the side to move (draws through contempt).
+  Value terminal(const S& s, int ply) {
+    const auto u = s.utility();
+    if (u == 0) return draw_value(s);
+    return for_player(terminal_value(u, ply), s.to_move());
+  }
+
+  // Negamax from the side to move's view.
+  Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
+    if constexpr (HasTactics<S>) {
+      if (depth <= 0 && m_options.quiescence) return quiesce(s, ply, alpha, beta);
+    }
+    // Step 1. Count the node, poll the limits, answer terminals and the horizon.
+    m_stats.visit(ply);
+    m_pv.clear(ply);
+    if (count_node()) return 0;
+    if (s.is_terminal()) {
+      ++m_stats.leaves;
+      return terminal(s, ply);
+    }
+    if (ply >= kMaxPly - 1) return evaluate(s);
+    if constexpr (HasRepetition<S>) {
+      // Not a proof: the side that repeated may still be able to avoid the
+      // rule's draw, so the subtree is inexact.
+      if (m_options.repetition_draw && ply > 0 && s.repetitions() > 0) {
+        ++m_stats.leaves;
+        ++m_inexact;
+        return draw_value(s);
+      }
+    }
+    if constexpr (WinLossDraw<S>) {
+      // Mate-distance pruning: no line from here can win faster than the
+      // next ply or lose later than this one, so a window outside that
+      // range is already decided (a proven bound, so it stays exact).
+      if (ply > 0) {
+        alpha = std::max(alpha, loss_in(ply));
+        beta = std::min(beta, win_in(ply + 1));
+        if (alpha >= beta) {
+          ++m_stats.leaves;
+          return alpha;
+        }
+      }
+    }
+    if (depth <= 0) {
+      // At the horizon only a quiet position is judged by the heuristic; a
+      // game with forced replies (checkers' compulsory captures) plays them
+      // out first. Each such move shrinks the material, so this ends.
+      bool quiet = true;
+      if constexpr (HasQuietness<S>) quiet = !m_options.quiescence || s.is_quiet();
+      if (quiet) return evaluate(s);
+      depth = 0;
+    }
+
+    // Step 2. Transposition table: a stored bound may answer the node.
+    const Value alpha_orig = alpha;
+    const std::uint64_t key = s.key();
+    std::uint16_t tt_move = 0;
+    if (m_options.hash_mb > 0) {
+      // The root only takes the stored move: it must name a move of its own.
+      if (const auto v = probe_table(key, depth, ply, ply > 0, alpha, beta, tt_move)) return *v;
+    }
+    if (m_options.iir && depth >= 4 && tt_move == 0 && ply > 0) {
+      --depth;
+      ++m_inexact;
+    }
+
+    // Step 3. Selective search (the chess family): prune a node whose
+    // heuristic is far above beta near the horizon, or that stays above
+    // beta even after passing. Neither is a proof, so both mark the subtree
+    // inexact. Never in check, never on the principal variation.
+    [[maybe_unused]] bool in_check = false;
+    [[maybe_unused]] const bool pv_node = beta - alpha > 1;
+    [[maybe_unused]] bool prunable = false;  // selective pruning may cut here
+    [[maybe_unused]] bool move_futility = false;
+    [[maybe_unused]] Value futility_margin = kInfinite;  // a ply's worth of heuristic
+    [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
+    if constexpr (HasTactics<S>) {
+      in_check = !s.may_stand_pat();
+      prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta);
+      if (prunable) {
+        bool try_futility = false;
+        if constexpr (HasFutilityMargin<S>) {
+          try_futility = m_options.futility && depth <= kReverseFutilityDepth;
+          move_futility = m_options.move_futility && depth <= kMoveFutilityDepth;
+          futility_margin = S::kFutilityMargin;
+        }
+        bool try_null = false;
+        if constexpr (HasNullMove<S>) {
+          try_null =
+              m_options.null_move && depth >= 3 && !m_null[static_cast<std::size_t>(ply - 1)];
+        }
+        if (try_futility || try_null || move_futility) {
+          static_eval = estimate(s);
+          if (try_futility && static_eval - futility_margin * depth >= beta) {
+            ++m_inexact;
+            ++m_stats.leaves;
+            return static_eval;
+          }
+          if constexpr (HasNullMove<S>) {
+            if (try_null && static_eval >= beta && s.may_null_move()) {
+              const int reduced = depth - 1 - (3 + depth / 4);
+              m_null[static_cast<std::size_t>(ply)] = true;
+              m_prev[static_cast<std::size_t>(ply) + 1] = kNoMove;
+              const Value v = -negamax(s.null_move(), reduced, ply + 1, -beta, -beta + 1);
+              m_null[static_cast<std::size_t>(ply)] = false;
+              if (m_stop.stopped()) return 0;
+              if (v >= beta) {
+                ++m_inexact;
+                return is_proven(v) ? beta : v;
+              }
+            }
+          }
+        }
+      }
+    }
+
+    // Step 4. Generate and order the moves.
+    typename S::Moves moves;
+    s.actions(moves);
+    ++m_stats.interior;
+    std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
+    score_moves(s, moves, tt_move, ply, scores);
+    std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
+    order.resize(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
+
+    // Step 5. Principal-variation search over the moves, best-scored first:
+    // the first with the full window, the rest with a null window (late
+    // quiet ones reduced first), searched again only when they beat alpha.
+    const std::uint64_t inexact_before = m_inexact;
+    const Killers& killers = m_killers[static_cast<std::size_t>(ply)];
+    Value best = -kInfinite;
+    std::size_t best_index = 0;
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      pick_next(order, scores, n);
+      const std::size_t i = order[n];
+      const S child = s.result(moves[i]);
+      if constexpr (HasHistoryIndex<S>) {
+        m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
+      }
+      int next = depth - 1;
+      int reduction = 0;
+      if constexpr (HasTactics<S>) {
+        const bool gives_check = !child.may_stand_pat();
+        const bool quiet = !s.is_tactical(moves[i]);
+        // Late move pruning: near the horizon, away from the principal
+        // variation, quiet moves past the first 3 + depth^2 are not searched.
+        if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
+            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check && quiet &&
+            !is_proven(best)) {
+          ++m_inexact;
+          continue;
+        }
+        // Futility and exchange pruning: near the horizon, away from the
+        // principal variation, once a move has been searched.
+        if (prunable && n > 0 && !gives_check && !is_proven(best)) {
+          if (move_futility && quiet && static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
+            ++m_inexact;
+            continue;
+          }
+          if constexpr (HasExchange<S>) {
+            if (m_options.exchange_pruning && depth <= kExchangePruneDepth &&
+                !s.see_ge(moves[i], quiet ? -25 * depth * depth : -100 * depth)) {
+              ++m_inexact;
+              continue;
+            }
+          }
+        }
+        if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
+        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check && quiet &&
+            !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
+          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
+          if (beta - alpha > 1) --reduction;
+          reduction = std::clamp(reduction, 0, next - 1);
+        }
+      }
+      Value v;
+      if (n == 0) {
+        v = child_value(child, s.to_move(), next, ply, alpha, beta);
+      } else {
+        v = child_value(child, s.to_move(), next - reduction, ply, alpha, alpha + 1);
+        if (reduction > 0 && v > alpha && !m_stop.stopped()) {
+          v = child_value(child, s.to_move(), next, ply, alpha, alpha + 1);
+        }
+        if (v > alpha && v < beta && !m_stop.stopped()) {
+          v = child_value(child, s.to_move(), next, ply, alpha, beta);
+        }
+      }
+      if (m_stop.stopped()) return 0;
+      if (v > best) {
+        best = v;
+        best_index = i;
+        if (v > alpha) {
+          alpha = v;
+          m_pv.update(ply, moves[i]);
+          if (ply == 0) m_root_best = moves[i];
+          if (v >= beta) {
+            ++m_stats.cutoffs;
+            if (n == 0) ++m_stats.first_cutoffs;
+            if (m_options.ordering) learn_cutoff(s, moves, order, n, depth, ply);
+            break;
+          }
+        }
+      }
+    }
+
+    // Step 6. Store the result; exact subtrees are valid at any depth.
+    if (m_options.hash_mb > 0) {
+      // Inexact results keep their depth, capped below the "any depth" mark.
+      const int stored_depth =
+          m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
+      store_table(key, best, alpha_orig, beta, ply, stored_depth,
+                  static_cast<std::uint16_t>(best_index + 1));
+    }
+    return best;
+  }
+
+  H m_eval;  // this thread's own copy (a heuristic may keep state, as n1 does)
+  EngineOptions m_options;
+  TranspositionTable& m_tt;  // shared by every thread of the engine
+  std::size_t m_index = 0;   // 0 = the main thread
+  std::vector<Killers> m_killers;
+  std::vector<int> m_history;
+  static constexpr std::size_t kNoMove = ~std::size_t{0};
+  std::vector<std::optional<Move>> m_counter;     // by the history index of the move refuted
+  std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p
+  std::vector<std::vector<int>> m_scores;         // per-ply scratch, sized once, reused
+  std::vector<std::vector<std::uint16_t>> m_order;
+  PvTable<Move> m_pv;
+  StopControl m_stop{Limits{}};
+  SearchStats m_stats;
+  std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
+  std::array<bool, kMaxPly + 1> m_null{};  // the move into ply p+1 was a null move
+  std::optional<Move> m_root_best;         // this iteration's best finished root move
+  int m_root_depth = 1;
+  Player m_root_side = Player::First;
+  std::atomic<std::uint64_t> m_nodes{0};  // written by this thread only
+  std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact
+};
+
+}  // namespace duel::search

@@ -469,6 +469,10 @@ TEST(ServeAgent, ProgramsAndOverlongSearchesAreRefused) {
   EXPECT_EQ(agent("engine:time=61").status, 400);
   EXPECT_EQ(agent("alphabeta:time=600").status, 400);
   EXPECT_EQ(agent("engine:hash=4096").status, 400);
+  EXPECT_EQ(agent("engine:threads=3").status, 400);  // over kMaxThreads (2)
+  EXPECT_NE(json_of(agent("engine:threads=8"))["error"].get<std::string>().find(
+                "threads=8 is over duel serve's 2 threads"),
+            std::string::npos);
   EXPECT_EQ(agent("engine:depth=x").status, 400);
   EXPECT_EQ(agent("engine:eval=nope").status, 400);
   EXPECT_EQ(agent("chess-master").status, 400);

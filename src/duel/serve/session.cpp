@@ -26,6 +26,13 @@ std::string refuse_agent(std::string_view spec_text) {
       return fmt::format("agent '{}': hash={} is over duel serve's {} MB", kind, *hash, kMaxHashMb);
     }
   }
+  if (const auto threads = spec->get("threads")) {
+    const auto n = parse_integer(*threads);
+    if (n && *n > kMaxThreads) {
+      return fmt::format("agent '{}': threads={} is over duel serve's {} threads", kind, *threads,
+                         kMaxThreads);
+    }
+  }
   return {};
 }
 
@@ -36,7 +43,7 @@ Json agent_kinds(const registry::AnyGame& start) {
   };
   add("engine", "engine:time=1",
       "the full engine: iterative deepening alpha-beta with a transposition table (depth=, "
-      "time=, nodes=, eval=, hash= MB)");
+      "time=, nodes=, eval=, hash= MB, threads=)");
   add("alphabeta", "alphabeta:depth=4",
       "plain alpha-beta to a depth (depth=, time= deepens under a clock, eval=)");
   add("minimax", "minimax:depth=3",

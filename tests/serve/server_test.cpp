@@ -469,7 +469,7 @@ TEST(ServeAgent, ProgramsAndOverlongSearchesAreRefused) {
   EXPECT_EQ(agent("engine:time=61").status, 400);
   EXPECT_EQ(agent("alphabeta:time=600").status, 400);
   EXPECT_EQ(agent("engine:hash=4096").status, 400);
-  EXPECT_EQ(agent("engine:threads=3").status, 400);  // over kMaxThreads (2)
+  EXPECT_EQ(agent("engine:threads=3").status, 400);  // over kMaxAgentThreads (2)
   EXPECT_NE(json_of(agent("engine:threads=8"))["error"].get<std::string>().find(
                 "threads=8 is over duel serve's 2 threads"),
             std::string::npos);

@@ -28,9 +28,9 @@ std::string refuse_agent(std::string_view spec_text) {
   }
   if (const auto threads = spec->get("threads")) {
     const auto n = parse_integer(*threads);
-    if (n && *n > kMaxThreads) {
+    if (n && *n > kMaxAgentThreads) {
       return fmt::format("agent '{}': threads={} is over duel serve's {} threads", kind, *threads,
-                         kMaxThreads);
+                         kMaxAgentThreads);
     }
   }
   return {};

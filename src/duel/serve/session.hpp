@@ -47,11 +47,11 @@ inline constexpr double kMaxAgentSeconds = 60.0;
 inline constexpr long long kMaxHashMb = 256;
 // The most search threads an engine agent may ask for (`threads=`): the
 // server's games share its cores, and each thread holds one at full load.
-inline constexpr long long kMaxThreads = 2;
+inline constexpr long long kMaxAgentThreads = 2;
 
 // Bad input in an agent spec that make_agent would accept but the server
 // refuses: programs started on the server (`human`, `uci`, `exec`), a time
-// over kMaxAgentSeconds, a table over kMaxHashMb, more than kMaxThreads
+// over kMaxAgentSeconds, a table over kMaxHashMb, more than kMaxAgentThreads
 // threads. Empty when it may run.
 [[nodiscard]] std::string refuse_agent(std::string_view spec);
 

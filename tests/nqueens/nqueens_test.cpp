@@ -164,21 +164,27 @@ TEST(NQueens, FreePlacementMatchesOeisA344227) {
   }
 }
 
+// With one search thread and with two (lazy SMP: the line is rebuilt from a
+// table both threads wrote).
 TEST(NQueens, SolvedLineReplaysToTheValue) {
-  search::EngineOptions options;
-  options.first_depth = kMaxPly;
-  search::Engine<State, search::NoHeuristic> engine({}, options);
-  const State s0 = start(9, Variant::V1b);
-  const auto r = search::solve(s0, engine, {});
-  ASSERT_TRUE(r.exact);
-  State s = s0;
-  for (const auto& m : r.pv) {
-    ASSERT_TRUE(s.is_legal(m));
-    s = s.result(m);
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    search::EngineOptions options;
+    options.first_depth = kMaxPly;
+    options.threads = threads;
+    search::Engine<State, search::NoHeuristic> engine({}, options);
+    const State s0 = start(9, Variant::V1b);
+    const auto r = search::solve(s0, engine, {});
+    ASSERT_TRUE(r.exact);
+    State s = s0;
+    for (const auto& m : r.pv) {
+      ASSERT_TRUE(s.is_legal(m));
+      s = s.result(m);
+    }
+    ASSERT_TRUE(s.is_terminal());
+    EXPECT_EQ(s.utility(), proven_payoff(r.value));
+    EXPECT_EQ(static_cast<int>(r.pv.size()), plies_to_end(r.value));
   }
-  ASSERT_TRUE(s.is_terminal());
-  EXPECT_EQ(s.utility(), proven_payoff(r.value));
-  EXPECT_EQ(static_cast<int>(r.pv.size()), plies_to_end(r.value));
 }
 
 TEST(NQueens, HeuristicsStayEstimates) {

@@ -28,7 +28,6 @@
 #include "duel/registry/games.hpp"
 #include "duel/search/engine.hpp"
 #include "duel/search/plain.hpp"
-#include "duel/search/solve.hpp"
 
 namespace duel::search {
 namespace {
@@ -255,25 +254,6 @@ TEST(SmpEngine, SolvesSmallGamesAsOneThread) {
     EXPECT_TRUE(e.exact) << s.spec();
     EXPECT_EQ(e.value, exact.value) << s.spec();
   }
-}
-
-// The solver's line, rebuilt from a two-thread engine's table, replays to
-// the proven value (as tests/nqueens/nqueens_test.cpp checks for one).
-TEST(SmpEngine, SolvedLineReplaysWithTwoThreads) {
-  using games::nqueens::State;
-  EngineOptions options = with_threads(2, 16);
-  options.first_depth = kMaxPly;
-  Engine<State, NoHeuristic> engine({}, options);
-  const State s0(9, games::nqueens::Variant::V1b);
-  const auto r = solve(s0, engine, {});
-  ASSERT_TRUE(r.exact);
-  State s = s0;
-  for (const auto& m : r.pv) {
-    ASSERT_TRUE(s.is_legal(m));
-    s = s.result(m);
-  }
-  ASSERT_TRUE(s.is_terminal());
-  EXPECT_EQ(s.utility(), proven_payoff(r.value));
 }
 
 // On random trees with random heuristics: without limits the two-thread

@@ -411,6 +411,21 @@ class SearchWorker {
     return -negamax(child, depth, ply + 1, -beta, -alpha);
   }
 
+  // Both searches' first step: count the node and poll the limits (0 when
+  // they say stop), answer a finished game, and judge a node at the ply cap
+  // by the heuristic. Empty when the node is to be searched.
+  std::optional<Value> enter_node(const S& s, int ply) {
+    m_stats.visit(ply);
+    m_pv.clear(ply);
+    if (count_node()) return Value{0};
+    if (s.is_terminal()) {
+      ++m_stats.leaves;
+      return terminal(s, ply);
+    }
+    if (ply >= kMaxPly - 1) return evaluate(s);
+    return std::nullopt;
+  }
+
   // Capture quiescence (HasTactics): the heuristic is a floor the mover can
   // keep by standing pat; only captures and promotions may raise it. In
   // check there is no standing pat and every move is searched, for the
@@ -421,14 +436,7 @@ class SearchWorker {
   // move and LMR ran for minutes). Chess alternates moves, so children are
   // always negated.
   Value quiesce(const S& s, int ply, Value alpha, Value beta, int qply = 0) {
-    m_stats.visit(ply);
-    m_pv.clear(ply);
-    if (count_node()) return 0;
-    if (s.is_terminal()) {
-      ++m_stats.leaves;
-      return terminal(s, ply);
-    }
-    if (ply >= kMaxPly - 1) return evaluate(s);
+    if (const auto v = enter_node(s, ply)) return *v;
     const bool use_table = m_options.quiesce_table && m_options.hash_mb > 0;
     const Value alpha_orig = alpha;
     std::uint16_t tt_move = 0;
@@ -506,14 +514,7 @@ class SearchWorker {
       if (depth <= 0 && m_options.quiescence) return quiesce(s, ply, alpha, beta);
     }
     // Step 1. Count the node, poll the limits, answer terminals and the horizon.
-    m_stats.visit(ply);
-    m_pv.clear(ply);
-    if (count_node()) return 0;
-    if (s.is_terminal()) {
-      ++m_stats.leaves;
-      return terminal(s, ply);
-    }
-    if (ply >= kMaxPly - 1) return evaluate(s);
+    if (const auto v = enter_node(s, ply)) return *v;
     if constexpr (HasRepetition<S>) {
       // Not a proof: the side that repeated may still be able to avoid the
       // rule's draw, so the subtree is inexact.

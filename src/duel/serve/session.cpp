@@ -1,5 +1,8 @@
 #include "duel/serve/session.hpp"
 
+#include <optional>
+#include <string>
+#include <string_view>
 #include <variant>
 
 #include "duel/core/spec.hpp"
@@ -20,19 +23,17 @@ std::string refuse_agent(std::string_view spec_text) {
                          kMaxAgentSeconds);
     }
   }
-  if (const auto hash = spec->get("hash")) {
-    const auto mb = parse_integer(*hash);
-    if (mb && *mb > kMaxHashMb) {
-      return fmt::format("agent '{}': hash={} is over duel serve's {} MB", kind, *hash, kMaxHashMb);
-    }
-  }
-  if (const auto threads = spec->get("threads")) {
-    const auto n = parse_integer(*threads);
-    if (n && *n > kMaxAgentThreads) {
-      return fmt::format("agent '{}': threads={} is over duel serve's {} threads", kind, *threads,
-                         kMaxAgentThreads);
-    }
-  }
+  // A whole-number key over the server's cap (make_agent checks the rest).
+  const auto over = [&](std::string_view key, long long max,
+                        std::string_view unit) -> std::optional<std::string> {
+    const auto text = spec->get(key);
+    if (!text) return std::nullopt;
+    const auto n = parse_integer(*text);
+    if (!n || *n <= max) return std::nullopt;
+    return fmt::format("agent '{}': {}={} is over duel serve's {} {}", kind, key, *text, max, unit);
+  };
+  if (auto e = over("hash", kMaxHashMb, "MB")) return *e;
+  if (auto e = over("threads", kMaxAgentThreads, "threads")) return *e;
   return {};
 }
 

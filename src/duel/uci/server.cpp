@@ -289,6 +289,22 @@ struct Server::Impl {
   }
   void info_string(std::string_view text) { emit("info string " + one_line(text)); }
 
+  // A spin option of the searcher (Hash, Threads): a whole number of `unit`
+  // from 1 to `max`; a bad value changes nothing, a new one drops the
+  // searcher, which is made per value.
+  template <class T>
+  void set_spin(std::string_view name, std::string_view unit, const std::string& value, T max,
+                T& field) {
+    const auto n = parse_integer(value);
+    if (!n || *n < 1 || *n > static_cast<long long>(max)) {
+      info_string(
+          fmt::format("{}: '{}' is not a whole number of {} from 1 to {}", name, value, unit, max));
+      return;
+    }
+    if (static_cast<T>(*n) != field) searcher.reset();
+    field = static_cast<T>(*n);
+  }
+
   [[nodiscard]] bool busy() const { return thread.joinable() && !done.load(); }
 
   // Ends the search (its bestmove is printed) and joins its thread.
@@ -420,23 +436,9 @@ struct Server::Impl {
           "UCI_Variant: unknown variant '{}' (known: gardner, gardner-cs3243, minichess-comp472)",
           value));
     } else if (key == "hash") {
-      const auto mb = parse_integer(value);
-      if (!mb || *mb < 1 || *mb > static_cast<long long>(kHashMax)) {
-        info_string(
-            fmt::format("Hash: '{}' is not a whole number of MB from 1 to {}", value, kHashMax));
-        return;
-      }
-      if (static_cast<std::size_t>(*mb) != hash_mb) searcher.reset();
-      hash_mb = static_cast<std::size_t>(*mb);
+      set_spin("Hash", "MB", value, kHashMax, hash_mb);
     } else if (key == "threads") {
-      const auto n = parse_integer(value);
-      if (!n || *n < 1 || *n > kThreadsMax) {
-        info_string(fmt::format("Threads: '{}' is not a whole number of threads from 1 to {}",
-                                value, kThreadsMax));
-        return;
-      }
-      if (static_cast<int>(*n) != threads) searcher.reset();
-      threads = static_cast<int>(*n);
+      set_spin("Threads", "threads", value, kThreadsMax, threads);
     } else {
       const auto names = eval_names();
       if (std::find(names.begin(), names.end(), value_key) == names.end()) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -21,7 +22,8 @@ constexpr search::EngineOptions kAllOn{.hash_mb = 4,
                                        .aspiration = true,
                                        .move_futility = true,
                                        .exchange_pruning = true,
-                                       .repetition_draw = true};
+                                       .repetition_draw = true,
+                                       .singular = true};
 
 // A fixed-depth search must end long before this many nodes: each of these
 // takes well under a million.
@@ -125,6 +127,53 @@ TEST(MinichessSearch, QuiescenceLineEndsWhereTheSideToMoveStandsPat) {
   EXPECT_EQ(exchange->result(line[0]).move_text(line[1]), "b4c3");
   // Nothing to capture at the start: the position is its own end.
   EXPECT_TRUE(engine.quiescence_line(GardnerState{}).empty());
+}
+
+// `singular`: the singular searches run (the tree changes) and change no
+// proof. Mates from tests/search/smp_test.cpp, searched to depth 9 so that
+// nodes below the root reach kSingularDepth: White mates in one, the same
+// with colours flipped, and White's only move answered by a mate.
+TEST(MinichessSearch, SingularExtensionKeepsTheMates) {
+  struct Case {
+    const char* fen;
+    Value value;  // First's view
+  };
+  const Case cases[] = {{"k4/2K2/5/5/1Q3 w - - 0 1", win_in(1)},
+                        {"K4/2k2/5/5/1q3 b - - 0 1", loss_in(1)},
+                        {"4r/5/p2k1/P4/K4 w - - 0 1", loss_in(2)}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.fen);
+    const auto root = GardnerState{}.from_text(c.fen);
+    ASSERT_TRUE(root.ok()) << root.error();
+    search::Engine<GardnerState, E2> engine(E2{}, kAllOn);
+    const auto out = engine.search(*root, test_support::depth_limit(9));
+    ASSERT_TRUE(out.best.has_value());
+    EXPECT_EQ(out.value, c.value);
+  }
+}
+
+TEST(MinichessSearch, SingularExtensionChangesTheTree) {
+  const std::string fens[] = {std::string(Gardner::kStartFen),
+                              "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7"};
+  for (const auto& fen : fens) {
+    SCOPED_TRACE(fen);
+    const auto root = GardnerState{}.from_text(fen);
+    ASSERT_TRUE(root.ok()) << root.error();
+    std::uint64_t nodes[2] = {0, 0};
+    for (const bool on : {false, true}) {
+      search::EngineOptions options = kAllOn;
+      options.singular = on;
+      search::Engine<GardnerState, E2> engine(E2{}, options);
+      const auto out = engine.search(*root, test_support::depth_limit(10));
+      ASSERT_TRUE(out.complete);
+      ASSERT_TRUE(out.best.has_value());
+      typename GardnerState::Moves legal;
+      root->actions(legal);
+      EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
+      nodes[on ? 1 : 0] = out.stats.nodes();
+    }
+    EXPECT_NE(nodes[0], nodes[1]) << "no singular search ran";
+  }
 }
 
 }  // namespace

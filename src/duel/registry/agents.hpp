@@ -133,7 +133,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 16> kSwitches = {{{"nmp", &O::null_move},
+  constexpr std::array<Switch, 17> kSwitches = {{{"nmp", &O::null_move},
                                                  {"lmr", &O::reductions},
                                                  {"rfp", &O::futility},
                                                  {"ext", &O::extensions},
@@ -148,7 +148,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"fp", &O::move_futility},
                                                  {"sp", &O::exchange_pruning},
                                                  {"rep", &O::repetition_draw},
-                                                 {"qchk", &O::quiesce_checks}}};
+                                                 {"qchk", &O::quiesce_checks},
+                                                 {"se", &O::singular}}};
   constexpr std::array<std::string_view, 10> kEngineKeys = {
       "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt"};
   const bool is_engine = kind == "engine";

@@ -76,6 +76,10 @@ struct EngineOptions {
   // position the heuristic rates below that (against a stronger opponent).
   // A draw with contempt is no longer the game's value: inexact.
   Value contempt = 0;
+  // Singular extension (HasTactics, docs/engine.md): the table's move is
+  // searched a ply deeper when a shallower search without it finds every
+  // other move well below its stored value.
+  bool singular = false;
   // Search threads (lazy SMP, docs/engine.md): the main thread searches as
   // with one; threads - 1 helpers search the same root at the same time and
   // share only the transposition table. 1 is the single-threaded search,

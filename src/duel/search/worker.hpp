@@ -163,6 +163,7 @@ class SearchWorker {
   // +12.5 +/- 9.8 Elo at a fixed node count (docs/engine.md).
   static constexpr int kMoveFutilityDepth = 5;
   static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
+  static constexpr int kSingularDepth = 6;       // singular extension from here
 
   // Helpers' diversity (lazy SMP): helper i skips some iteration depths, so
   // that the threads spread over depths instead of all searching the same
@@ -377,9 +378,11 @@ class SearchWorker {
   // bound decides it. The stored move goes to `tt_move` either way, for
   // ordering. With `may_answer` false only the move is taken.
   std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
-                                   Value alpha, Value beta, std::uint16_t& tt_move) {
+                                   Value alpha, Value beta, std::uint16_t& tt_move,
+                                   std::optional<TTEntry>* entry = nullptr) {
     ++m_stats.tt_probes;
     const std::optional<TTEntry> e = m_tt.probe(key);
+    if (entry != nullptr) *entry = e;
     if (!e) return std::nullopt;
     ++m_stats.tt_hits;
     tt_move = e->move;
@@ -508,6 +511,36 @@ class SearchWorker {
     return for_player(terminal_value(u, ply), s.to_move());
   }
 
+  // Singular extension (`EngineOptions::singular`, HasTactics): at depth
+  // kSingularDepth or more, when the table holds a lower bound or an exact
+  // value for its move from a search at most 3 plies shallower, the node is
+  // searched again to half the depth without that move, against a bound a
+  // little below the stored value (S::kAspiration / 25 per ply: a 50th of a
+  // pawn in the chess family). When every other move falls short of it, the
+  // table's move is the only good one, and it is searched a ply deeper.
+  bool singular_move(const S& s, int depth, int ply, Value beta, std::uint16_t tt_move,
+                     const std::optional<TTEntry>& entry) {
+    if constexpr (HasTactics<S> && HasAspiration<S>) {
+      if (!m_options.singular || depth < kSingularDepth || ply == 0 || tt_move == 0 || !entry ||
+          m_excluded[static_cast<std::size_t>(ply)] != 0 || entry->depth == kDepthAny ||
+          entry->depth + 3 < depth || entry->bound() == Bound::Upper) {
+        return false;
+      }
+      const Value stored = from_tt(entry->value, ply);
+      if (is_proven(stored) || is_proven(beta)) return false;
+      const Value bound = stored - depth * S::kAspiration / 25;
+      m_excluded[static_cast<std::size_t>(ply)] = tt_move;
+      const Value v = negamax(s, (depth - 1) / 2, ply, bound - 1, bound);
+      m_excluded[static_cast<std::size_t>(ply)] = 0;
+      if (v >= bound) return false;
+      ++m_inexact;  // the extension rests on a heuristic search
+      return true;
+    } else {
+      (void)s, (void)depth, (void)ply, (void)beta, (void)tt_move, (void)entry;
+      return false;
+    }
+  }
+
   // Negamax from the side to move's view.
   Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
     if constexpr (HasTactics<S>) {
@@ -551,9 +584,17 @@ class SearchWorker {
     const Value alpha_orig = alpha;
     const std::uint64_t key = s.key();
     std::uint16_t tt_move = 0;
+    // A singular search (below) searches this node again without one move:
+    // the table's answer and move are for the whole node, so neither is used.
+    const std::uint16_t excluded = m_excluded[static_cast<std::size_t>(ply)];
+    std::optional<TTEntry> tt_entry;
     if (m_options.hash_mb > 0) {
       // The root only takes the stored move: it must name a move of its own.
-      if (const auto v = probe_table(key, depth, ply, ply > 0, alpha, beta, tt_move)) return *v;
+      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0, alpha, beta,
+                                     tt_move, &tt_entry)) {
+        return *v;
+      }
+      if (excluded != 0) tt_move = 0;
     }
     if (m_options.iir && depth >= 4 && tt_move == 0 && ply > 0) {
       --depth;
@@ -572,7 +613,7 @@ class SearchWorker {
     [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
     if constexpr (HasTactics<S>) {
       in_check = !s.may_stand_pat();
-      prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta);
+      prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta) && excluded == 0;
       if (prunable) {
         bool try_futility = false;
         if constexpr (HasFutilityMargin<S>) {
@@ -610,6 +651,10 @@ class SearchWorker {
       }
     }
 
+    // Step 3b. Singular extension: is the table's move the only good one?
+    const bool singular = singular_move(s, depth, ply, beta, tt_move, tt_entry);
+    if (m_stop.stopped()) return 0;
+
     // Step 4. Generate and order the moves.
     typename S::Moves moves;
     s.actions(moves);
@@ -630,6 +675,7 @@ class SearchWorker {
     for (std::size_t n = 0; n < order.size(); ++n) {
       pick_next(order, scores, n);
       const std::size_t i = order[n];
+      if (excluded == i + 1) continue;
       const S child = s.result(moves[i]);
       if constexpr (HasHistoryIndex<S>) {
         m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
@@ -662,7 +708,9 @@ class SearchWorker {
             }
           }
         }
-        if (m_options.extensions && gives_check && ply < 2 * m_root_depth) ++next;
+        if ((gives_check && m_options.extensions) || (singular && tt_move == i + 1)) {
+          if (ply < 2 * m_root_depth) ++next;
+        }
         if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check && quiet &&
             !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
           reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
@@ -701,7 +749,7 @@ class SearchWorker {
     }
 
     // Step 6. Store the result; exact subtrees are valid at any depth.
-    if (m_options.hash_mb > 0) {
+    if (m_options.hash_mb > 0 && excluded == 0) {
       // Inexact results keep their depth, capped below the "any depth" mark.
       const int stored_depth =
           m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
@@ -726,8 +774,9 @@ class SearchWorker {
   StopControl m_stop{Limits{}};
   SearchStats m_stats;
   std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
-  std::array<bool, kMaxPly + 1> m_null{};  // the move into ply p+1 was a null move
-  std::optional<Move> m_root_best;         // this iteration's best finished root move
+  std::array<std::uint16_t, kMaxPly + 1> m_excluded{};  // 1 + the move a singular search skips
+  std::array<bool, kMaxPly + 1> m_null{};               // the move into ply p+1 was a null move
+  std::optional<Move> m_root_best;                      // this iteration's best finished root move
   int m_root_depth = 1;
   Player m_root_side = Player::First;
   std::atomic<std::uint64_t> m_nodes{0};  // written by this thread only

@@ -521,9 +521,9 @@ class SearchWorker {
   bool singular_move(const S& s, int depth, int ply, Value beta, std::uint16_t tt_move,
                      const std::optional<TTEntry>& entry) {
     if constexpr (HasTactics<S> && HasAspiration<S>) {
+      // tt_move is 0 inside a singular search, so none nests at the same ply.
       if (!m_options.singular || depth < kSingularDepth || ply == 0 || tt_move == 0 || !entry ||
-          m_excluded[static_cast<std::size_t>(ply)] != 0 || entry->depth == kDepthAny ||
-          entry->depth + 3 < depth || entry->bound() == Bound::Upper) {
+          entry->depth == kDepthAny || entry->depth + 3 < depth || entry->bound() == Bound::Upper) {
         return false;
       }
       const Value stored = from_tt(entry->value, ply);

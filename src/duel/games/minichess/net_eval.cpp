@@ -117,15 +117,27 @@ using Inputs = std::array<std::int16_t, 2 * kHidden>;
 
 [[gnu::target("avx2")]] Layer2 layer2_avx2(const Quantized& n, const Inputs& in) noexcept {
   static_assert(kHidden2 == 16, "two vectors of eight units");
+  static_assert(kHidden == 128, "sixteen vectors of eight input pairs");
+  // Which input pairs are not both zero, found eight at a time: the loop
+  // below visits only those, with no branch on the data to mispredict.
+  std::uint64_t live[2] = {0, 0};
+  const __m256i zero = _mm256_setzero_si256();
+  for (std::size_t v = 0; v < 16; ++v) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&in[16 * v]));
+    const auto zeros =
+        static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero))));
+    live[v / 8] |= static_cast<std::uint64_t>(~zeros & 0xffU) << (8 * (v % 8));
+  }
   __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&n.b2[0]));
   __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&n.b2[8]));
-  for (std::size_t p = 0; p < kHidden; ++p) {
-    const std::int32_t pair = input_pair(in, p);
-    if (pair == 0) continue;
-    const __m256i a = _mm256_set1_epi32(pair);
-    const auto* w = reinterpret_cast<const __m256i*>(&n.w2[p * kHidden2 * 2]);
-    lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_loadu_si256(w), a));
-    hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_loadu_si256(w + 1), a));
+  for (std::size_t half = 0; half < 2; ++half) {
+    for (std::uint64_t b = live[half]; b != 0; b &= b - 1) {
+      const std::size_t p = 64 * half + static_cast<std::size_t>(std::countr_zero(b));
+      const __m256i a = _mm256_set1_epi32(input_pair(in, p));
+      const auto* w = reinterpret_cast<const __m256i*>(&n.w2[p * kHidden2 * 2]);
+      lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_loadu_si256(w), a));
+      hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_loadu_si256(w + 1), a));
+    }
   }
   Layer2 out;
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(&out[0]), lo);

@@ -143,6 +143,11 @@ class TranspositionTable {
     return std::nullopt;
   }
 
+  // Asks the processor to bring `key`'s bucket into the cache, so that a
+  // probe soon after (the child's, once it is entered) does not wait for
+  // memory.
+  void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(bucket(key)); }
+
   // Safe while other threads probe and store: a slot written by two at once
   // holds one's result, the other's, or a mix that no probe takes.
   void store(std::uint64_t key, Value value, Bound bound, int depth, std::uint16_t move) noexcept {

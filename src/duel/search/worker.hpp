@@ -677,6 +677,8 @@ class SearchWorker {
       const std::size_t i = order[n];
       if (excluded == i + 1) continue;
       const S child = s.result(moves[i]);
+      // The child probes the table first thing, unless it is a horizon node.
+      if (m_options.hash_mb > 0 && depth > 1) m_tt.prefetch(child.key());
       if constexpr (HasHistoryIndex<S>) {
         m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
       }

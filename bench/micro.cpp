@@ -36,32 +36,22 @@ const std::vector<GardnerState>& positions() {
   return kPositions;
 }
 
-// A position evaluated again and again: the sums are kept, so this times
-// the clipping and the second and third layers alone.
-void n1_output(benchmark::State& state) {
+// n1 on the positions in playout order, each `repeat` times in a row (with
+// the kept first-layer sums). Once each (n1_walk): incremental sums from a
+// near relative, as in a search. 64 times each (n1_output): the sums are
+// kept, so this times the clipping and the second and third layers alone.
+void n1_forward(benchmark::State& state, std::size_t repeat) {
   const auto& net = n1::net<duel::games::minichess::Gardner>();
   const auto& all = positions();
   n1::Accumulators acc;
   std::size_t i = 0;
   for (auto _ : state) {
-    const auto& s = all[(i++ / 64) % all.size()];
+    const auto& s = all[(i++ / repeat) % all.size()];
     benchmark::DoNotOptimize(acc.forward(net, n1::pieces_of(s.position()), s.to_move()));
   }
 }
-BENCHMARK(n1_output);
-
-// Every position once, in playout order: incremental sums from a near relative.
-void n1_walk(benchmark::State& state) {
-  const auto& net = n1::net<duel::games::minichess::Gardner>();
-  const auto& all = positions();
-  n1::Accumulators acc;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    const auto& s = all[i++ % all.size()];
-    benchmark::DoNotOptimize(acc.forward(net, n1::pieces_of(s.position()), s.to_move()));
-  }
-}
-BENCHMARK(n1_walk);
+BENCHMARK_CAPTURE(n1_forward, n1_output, std::size_t{64});
+BENCHMARK_CAPTURE(n1_forward, n1_walk, std::size_t{1});
 
 void gardner_actions(benchmark::State& state) {
   const auto& all = positions();

@@ -40,18 +40,23 @@ const std::vector<GardnerState>& positions() {
 // the kept first-layer sums). Once each (n1_walk): incremental sums from a
 // near relative, as in a search. 64 times each (n1_output): the sums are
 // kept, so this times the clipping and the second and third layers alone.
-void n1_forward(benchmark::State& state, std::size_t repeat) {
+// With the instructions the processor has best, and with the baseline's
+// (what a processor without AVX2 runs).
+void n1_forward(benchmark::State& state, std::size_t repeat, n1::Isa isa) {
   const auto& net = n1::net<duel::games::minichess::Gardner>();
   const auto& all = positions();
   n1::Accumulators acc;
   std::size_t i = 0;
   for (auto _ : state) {
     const auto& s = all[(i++ / repeat) % all.size()];
-    benchmark::DoNotOptimize(acc.forward(net, n1::pieces_of(s.position()), s.to_move()));
+    benchmark::DoNotOptimize(acc.forward(net, n1::pieces_of(s.position()), s.to_move(), isa));
   }
 }
-BENCHMARK_CAPTURE(n1_forward, n1_output, std::size_t{64});
-BENCHMARK_CAPTURE(n1_forward, n1_walk, std::size_t{1});
+const n1::Isa kBest = n1::has_avx2() ? n1::Isa::Avx2 : n1::Isa::Baseline;
+BENCHMARK_CAPTURE(n1_forward, n1_output, std::size_t{64}, kBest);
+BENCHMARK_CAPTURE(n1_forward, n1_walk, std::size_t{1}, kBest);
+BENCHMARK_CAPTURE(n1_forward, n1_output_baseline, std::size_t{64}, n1::Isa::Baseline);
+BENCHMARK_CAPTURE(n1_forward, n1_walk_baseline, std::size_t{1}, n1::Isa::Baseline);
 
 void gardner_actions(benchmark::State& state) {
   const auto& all = positions();

@@ -9,6 +9,7 @@
 #include "../support/limits.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
 #include "duel/games/minichess/minichess.hpp"
+#include "duel/games/minichess/net_eval.hpp"
 #include "duel/search/engine.hpp"
 
 namespace duel::games::minichess {
@@ -86,6 +87,42 @@ TEST(MinichessSearch, RepetitionBelowTheRootScoresADraw) {
       EXPECT_LT(out.value, -200) << "a queen against a knight, and no draw in sight";
     }
   }
+}
+
+// A repeated position takes no value from the table. The game is one the
+// engine drew against Fairy-Stockfish (docs/STRENGTH.md, "Repetitions"):
+// Duel, White and four pawns ahead by its own count, shuffled its
+// queen a5-c3-a5-c3 while Black's rook did d4-d5-d4, and Black's last d5d4
+// made the threefold repetition (RULES.md 1a). Searching each of White's
+// positions in turn with one table, as in play, the engine at the last
+// decision took the table's entry for the position after a5c3, written by an
+// earlier search when d5d4 was no draw yet, and played a5c3 again at +4 pawns.
+// Searched instead, that position shows the draw, and the engine avoids it.
+TEST(MinichessSearch, ARepeatedPositionTakesNoStoredValue) {
+  const auto start = GardnerState{}.from_text("r1bqk/pp1pp/n2pP/PPP2/RNBQK w - - 0 3");
+  ASSERT_TRUE(start.ok()) << start.error();
+  GardnerState s = *start;
+  search::EngineOptions options;
+  options.hash_mb = 4;
+  search::Engine<GardnerState, N1> engine(N1{}, options);
+  const char* game[] = {"b2a3", "d4e3", "c1e3", "a5b5", "a3b4", "b5b4", "d1d2", "b4b2", "d2c3",
+                        "c5d4", "e3d4", "d5d4", "c3a5", "d4d5", "a5c3", "d5d4", "c3a5", "d4d5"};
+  for (const char* text : game) {
+    if (s.to_move() == Player::First) (void)engine.search(s, test_support::depth_limit(6));
+    const auto m = s.parse_move(text);
+    ASSERT_TRUE(m.ok()) << text << ": " << m.error();
+    s = s.result(*m);
+  }
+  // a5c3 d5d4 would end the game: the third occurrence of the position.
+  const auto again = s.parse_move("a5c3");
+  ASSERT_TRUE(again.ok()) << again.error();
+  const auto back = s.result(*again).parse_move("d5d4");
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ(s.result(*again).result(*back).ending(), Ending::Repetition);
+  const auto out = engine.search(s, test_support::depth_limit(6));
+  ASSERT_TRUE(out.best.has_value());
+  EXPECT_NE(s.move_text(*out.best), "a5c3") << "walked into the threefold repetition";
+  EXPECT_GT(out.value, kDraw) << "White is ahead and should play on";
 }
 
 // `quiesce_checks`: quiescence's first ply also tries quiet checks. White's

@@ -548,10 +548,15 @@ class SearchWorker {
     }
     // Step 1. Count the node, poll the limits, answer terminals and the horizon.
     if (const auto v = enter_node(s, ply)) return *v;
+    // A position that occurred before (in the game or this line) may be one
+    // repetition away from the rule's draw: its stored value, found along
+    // another path, does not know that (below).
+    [[maybe_unused]] bool repeated = false;
     if constexpr (HasRepetition<S>) {
+      repeated = ply > 0 && s.repetitions() > 0;
       // Not a proof: the side that repeated may still be able to avoid the
       // rule's draw, so the subtree is inexact.
-      if (m_options.repetition_draw && ply > 0 && s.repetitions() > 0) {
+      if (m_options.repetition_draw && repeated) {
         ++m_stats.leaves;
         ++m_inexact;
         return draw_value(s);
@@ -590,8 +595,15 @@ class SearchWorker {
     std::optional<TTEntry> tt_entry;
     if (m_options.hash_mb > 0) {
       // The root only takes the stored move: it must name a move of its own.
-      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0, alpha, beta,
-                                     tt_move, &tt_entry)) {
+      // Nor does a repeated position take a stored value: the entry was
+      // written along a path where the next repetition was not the rule's
+      // draw, so it would hide that draw. An engine four pawns ahead by its
+      // own count shuffled into threefold repetition that way, trusting what
+      // an earlier search had stored for the position it was repeating
+      // (MinichessSearch.ARepeatedPositionTakesNoStoredValue). Searched, its
+      // children that end the game by repetition say so.
+      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0 && !repeated, alpha,
+                                     beta, tt_move, &tt_entry)) {
         return *v;
       }
       if (excluded != 0) tt_move = 0;

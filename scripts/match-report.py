@@ -56,7 +56,8 @@ def load(path: str, prefix: str) -> list[dict]:
             players, payoff, moves = record["players"], record["payoff"], record["moves"]
             start, final = record["start"], record["final"]
         except (json.JSONDecodeError, KeyError, TypeError) as e:
-            raise BadInput(f"{path}:{number}: not a game record of duel arena --records ({e})") from e
+            raise BadInput(
+                f"{path}:{number}: not a game record of duel arena --records ({e})") from e
         ours = [i + 1 for i, spec in enumerate(players) if spec.startswith(prefix)]
         if len(ours) != 1:
             raise BadInput(f"{path}:{number}: {len(ours)} players start with '{prefix}' "

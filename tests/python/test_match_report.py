@@ -85,7 +85,8 @@ def test_reads_what_the_arena_writes(tmp_path):
     r = report(str(records), str(records))
     assert r.returncode == 0, r.stderr
     assert "2 games, +" in r.stdout
-    assert r.stdout.splitlines()[-1].endswith("2 games paired, 0 changed, score +0.00 +/- 0.00 points")
+    assert r.stdout.splitlines()[-1].endswith(
+        "2 games paired, 0 changed, score +0.00 +/- 0.00 points")
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path):

@@ -92,7 +92,7 @@ TEST(MinichessSearch, RepetitionBelowTheRootScoresADraw) {
 // A repeated position takes no value from the table. The game is one the
 // engine drew against Fairy-Stockfish (docs/STRENGTH.md, "Repetitions"):
 // Duel, White and four pawns ahead by its own count, shuffled its
-// queen a5-c3-a5-c3 while Black's rook did d4-d5-d4, and Black's last d5d4
+// queen a5-c3-a5-c3 while Black's queen did d4-d5-d4, and Black's last d5d4
 // made the threefold repetition (RULES.md 1a). Searching each of White's
 // positions in turn with one table, as in play, the engine at the last
 // decision took the table's entry for the position after a5c3, written by an

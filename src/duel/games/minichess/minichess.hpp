@@ -112,6 +112,7 @@ class State {
     State next = *this;
     next.m_pos.set_to_move(other(m_pos.to_move()));
     next.m_history_len = 0;
+    next.m_repetitions = 0;
     return next;
   }
   [[nodiscard]] static std::size_t history_index(const Move& m) noexcept {
@@ -151,6 +152,9 @@ class State {
   Position<Rules> m_pos;
   std::uint8_t m_limit = Rules::kLimitDefault * Rules::kPliesPerLimitUnit;
   std::uint8_t m_history_len = 0;
+  // repetitions(), counted once when the position is made: the end test and
+  // the engine both ask at every node.
+  std::uint8_t m_repetitions = 0;
   std::array<std::uint64_t, Rules::kHistory> m_history{};  // oldest first
 };
 
@@ -242,14 +246,7 @@ template <class Rules>
 
 template <class Rules>
 int State<Rules>::repetitions() const noexcept {
-  int count = 0;
-  if constexpr (Rules::kRepetition) {
-    const std::uint64_t k = m_pos.key();
-    for (int i = static_cast<int>(m_history_len) - 2; i >= 0; i -= 2) {
-      if (m_history[i] == k) ++count;
-    }
-  }
-  return count;
+  return m_repetitions;
 }
 
 template <class Rules>
@@ -317,6 +314,13 @@ State<Rules> State<Rules>::result(const Move& m) const noexcept {
     } else if (m_history_len < Rules::kHistory) {
       next.m_history[next.m_history_len++] = m_pos.key();
     }
+    // The same side to move: every second position back.
+    const std::uint64_t k = next.m_pos.key();
+    int count = 0;
+    for (int i = static_cast<int>(next.m_history_len) - 2; i >= 0; i -= 2) {
+      if (next.m_history[i] == k) ++count;
+    }
+    next.m_repetitions = static_cast<std::uint8_t>(count);
   }
   return next;
 }

@@ -53,22 +53,24 @@ def load(path: str, prefix: str) -> list[dict]:
             continue
         try:
             record = json.loads(line)
-            players, payoff, moves = record["players"], record["payoff"], record["moves"]
+            players, payoff = record["players"], record["payoff"]
             start, final = record["start"], record["final"]
-        except (json.JSONDecodeError, KeyError, TypeError) as e:
+            # (ply, player, value from the first player's view) of each report
+            reports = [(ply, m["player"], float(m["value"]))
+                       for ply, m in enumerate(record["moves"]) if "value" in m]
+            ours = [i + 1 for i, spec in enumerate(players) if spec.startswith(prefix)]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
             raise BadInput(
                 f"{path}:{number}: not a game record of duel arena --records ({e})") from e
-        ours = [i + 1 for i, spec in enumerate(players) if spec.startswith(prefix)]
         if len(ours) != 1:
             raise BadInput(f"{path}:{number}: {len(ours)} players start with '{prefix}' "
                            f"({', '.join(players)}); name one with --agent")
         side = ours[0]
         sign = 1 if side == 1 else -1
-        reports = [(m["player"], sign * m["value"]) for m in moves if "value" in m]
-        games.append({"key": (start, side), "score": sign * payoff, "moves": len(moves),
-                      "final": final, "ours": [v for p, v in reports if p == side],
-                      "theirs": [(i, -v) for i, (p, v) in enumerate(reports) if p != side],
-                      "reports": reports, "side": side})
+        # Each report from the engine's view (the opponent's negated to its own below).
+        games.append({"key": (start, side), "score": sign * payoff, "final": final,
+                      "side": side,
+                      "reports": [(ply, p, sign * v) for ply, p, v in reports]})
     if not games:
         raise BadInput(f"{path}: no games")
     return games
@@ -92,7 +94,8 @@ def summary(path: str, games: list[dict], pawn: float, ahead: float, lost: float
         if clock_ran_out(g["final"]):
             kinds["by the draw clock"] += 1
             continue
-        last = [v / pawn for v in g["ours"][-2:]]
+        ours = [v for _, p, v in g["reports"] if p == g["side"]]
+        last = [v / pawn for v in ours[-2:]]
         if last and min(last) >= ahead:
             kinds[f"before the clock, the engine ahead by {ahead:g}+ pawns"] += 1
         elif last and max(last) <= -ahead:
@@ -105,11 +108,12 @@ def summary(path: str, games: list[dict], pawn: float, ahead: float, lost: float
     for g in games:
         if g["score"] >= 0:
             continue
-        turn = next((i for i, v in g["theirs"] if v / pawn >= lost), None)
+        turn = next((ply for ply, p, v in g["reports"] if p != g["side"] and -v / pawn >= lost),
+                    None)
         if turn is None:
             continue
         plies.append(turn)
-        before = [v for p, v in g["reports"][:turn] if p == g["side"]]
+        before = [v for ply, p, v in g["reports"] if p == g["side"] and ply < turn]
         if before and before[-1] / pawn <= -ahead:
             foreseen += 1
     if l:

@@ -95,6 +95,10 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
     one_line_exit_2(report(str(bad)), "bad.jsonl:1", "not a game record", prefix=prefix)
+    unsigned = run_a()[:1]
+    unsigned[0]["moves"][0]["value"] = "x"
+    one_line_exit_2(report(write(tmp_path / "u.jsonl", unsigned)), "u.jsonl:1",
+                    "not a game record", prefix=prefix)
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
     one_line_exit_2(report(str(empty)), "no games", prefix=prefix)

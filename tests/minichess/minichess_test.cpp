@@ -203,9 +203,13 @@ TEST(MinichessRules, GardnerThreefold) {
   const auto s = at<GardnerState>("k4/5/5/5/3NK w - - 0 1");
   const auto twice = play(s, {"e1e2", "a5b5", "e2e1", "b5a5"});
   EXPECT_EQ(twice.repetitions(), 1);
+  EXPECT_EQ(twice.repetition_distance(), 4);  // the start, four plies back
   EXPECT_FALSE(twice.is_terminal());
+  EXPECT_EQ(play(twice, {"d1c3"}).repetition_distance(), 0);  // a new position
+  EXPECT_EQ(play(twice, {"e1e2"}).repetition_distance(), 4);
   const auto thrice = play(twice, {"e1e2", "a5b5", "e2e1", "b5a5"});
   EXPECT_EQ(thrice.repetitions(), 2);
+  EXPECT_EQ(thrice.repetition_distance(), 4);  // the latest occurrence, not the first (8)
   EXPECT_EQ(thrice.ending(), Ending::Repetition);
   EXPECT_EQ(thrice.utility(), 0);
   EXPECT_TRUE(actions_text(thrice).empty());

@@ -12,8 +12,8 @@
 //          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep,
 //          qchk to turn on null move, late move pruning, the table in
 //          quiescence, losing captures last, countermoves, history gravity,
-//          internal iterative reduction, a repetition in the tree scored a
-//          draw, quiet checks in quiescence; lmr,
+//          internal iterative reduction, a repetition inside the line scored
+//          a draw, quiet checks in quiescence; lmr,
 //          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
 //          reverse futility, futility pruning of quiet moves, exchange
 //          pruning, check extension, aspiration windows, exchange pruning in

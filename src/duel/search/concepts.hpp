@@ -77,6 +77,16 @@ concept HasRepetition = requires(const S& s) {
   { s.repetitions() } -> std::convertible_to<int>;
 };
 
+// Optional, with HasRepetition: how many plies back the latest earlier
+// occurrence of the current position was (0 for none). The engine then
+// scores only a repetition inside its own tree as a draw (Stockfish's rule):
+// there the side that repeated could repeat again, while a position of the
+// game met a second time is no draw until its third occurrence.
+template <class S>
+concept HasRepetitionDistance = HasRepetition<S> && requires(const S& s) {
+  { s.repetition_distance() } -> std::convertible_to<int>;
+};
+
 // Optional: a game whose payoffs are only a win, a loss or a draw (one
 // point) can say so; the engine then prunes lines that cannot beat a
 // shorter win already found (mate-distance pruning).

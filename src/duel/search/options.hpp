@@ -67,8 +67,11 @@ struct EngineOptions {
   // not searched. +27.7 +/- 20.0 Elo with futility pruning on, at a fixed
   // node count (docs/engine.md): on.
   bool exchange_pruning = true;
-  // A position that occurred before (HasRepetition) is scored a draw below
-  // the root, as if the repetition would go on to the rule's draw.
+  // A position that occurred before inside the search's line (strictly
+  // after the root) is scored a draw, as if the repetition would go on to
+  // the rule's draw (Stockfish's rule). A position of the game before the
+  // root, met again, is searched on where the game says how far back it was
+  // (HasRepetitionDistance); elsewhere any repetition below the root counts.
   bool repetition_draw = false;
   // Contempt: what a draw is worth to the side to move at the root, in the
   // heuristic's units (the side not to move there gets the negation). 0

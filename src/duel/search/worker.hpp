@@ -554,9 +554,18 @@ class SearchWorker {
     [[maybe_unused]] bool repeated = false;
     if constexpr (HasRepetition<S>) {
       repeated = ply > 0 && s.repetitions() > 0;
-      // Not a proof: the side that repeated may still be able to avoid the
-      // rule's draw, so the subtree is inexact.
-      if (m_options.repetition_draw && repeated) {
+      // With `repetition_draw`, a repetition is scored a draw where the
+      // earlier occurrence lies inside this search's line (strictly after
+      // the root); where the game knows how far back it was
+      // (HasRepetitionDistance), a position played before the search
+      // began, met again, is searched on: the rule's draw needs a third
+      // occurrence. Not a proof: the side that repeated may still be able
+      // to avoid the rule's draw, so the subtree is inexact.
+      bool in_line = repeated;
+      if constexpr (HasRepetitionDistance<S>) {
+        in_line = repeated && s.repetition_distance() < ply;
+      }
+      if (m_options.repetition_draw && in_line) {
         ++m_stats.leaves;
         ++m_inexact;
         return draw_value(s);

@@ -102,6 +102,7 @@ Result<State<Rules>> State<Rules>::from_fen(std::string_view fen, int limit) {
   out.m_limit = static_cast<std::uint8_t>(limit * Rules::kPliesPerLimitUnit);
   out.m_history_len = 0;
   out.m_repetitions = 0;
+  out.m_repetition_distance = 0;
 
   // Step 2. The board: 5 ranks from rank 5 down, each exactly 5 files.
   int rank = kRanks - 1;

@@ -113,6 +113,7 @@ class State {
     next.m_pos.set_to_move(other(m_pos.to_move()));
     next.m_history_len = 0;
     next.m_repetitions = 0;
+    next.m_repetition_distance = 0;
     return next;
   }
   [[nodiscard]] static std::size_t history_index(const Move& m) noexcept {
@@ -143,6 +144,10 @@ class State {
   // How many times the current position occurred before (same side to move)
   // since the last capture or pawn move.
   [[nodiscard]] int repetitions() const noexcept;
+  // Plies back to the latest earlier occurrence of the current position (0
+  // when it has none): the engine tells a repetition inside its own tree
+  // from one of a position played before the search began.
+  [[nodiscard]] int repetition_distance() const noexcept { return m_repetition_distance; }
   [[nodiscard]] std::uint64_t compute_key() const noexcept { return m_pos.compute_key(); }
 
  private:
@@ -155,6 +160,7 @@ class State {
   // repetitions(), counted once when the position is made: the end test and
   // the engine both ask at every node.
   std::uint8_t m_repetitions = 0;
+  std::uint8_t m_repetition_distance = 0;                  // repetition_distance(), made with it
   std::array<std::uint64_t, Rules::kHistory> m_history{};  // oldest first
 };
 
@@ -315,12 +321,17 @@ State<Rules> State<Rules>::result(const Move& m) const noexcept {
       next.m_history[next.m_history_len++] = m_pos.key();
     }
     // The same side to move: every second position back.
+    // m_history[len - j] is the position j plies back.
     const std::uint64_t k = next.m_pos.key();
+    const int len = next.m_history_len;
     int count = 0;
-    for (int i = static_cast<int>(next.m_history_len) - 2; i >= 0; i -= 2) {
-      if (next.m_history[i] == k) ++count;
+    int distance = 0;
+    for (int i = len - 2; i >= 0; i -= 2) {
+      if (next.m_history[i] != k) continue;
+      if (count++ == 0) distance = len - i;
     }
     next.m_repetitions = static_cast<std::uint8_t>(count);
+    next.m_repetition_distance = static_cast<std::uint8_t>(distance);
   }
   return next;
 }

@@ -6,7 +6,8 @@
 //     fixed-depth value is minimax's at the same depth, with aspiration windows on and off;
 //   - near the end of a game, where minimax at that depth sees only terminal
 //     leaves (its value is exact), the engine as it plays (everything on,
-//     table included) also finds that exact value;
+//     table included) also finds that value, and calls it exact in the
+//     games whose rules do not look back (no HasHistory);
 //   - small N-Queens and KCell instances are solved to the end by both.
 // DUEL_SWEEP_POSITIONS (playouts per game, default 30) and
 // DUEL_SWEEP_DEPTH (overrides every game's depth) make it longer;
@@ -152,7 +153,11 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
           Limits limits;
           limits.depth = depth + 8;
           const auto r = full.search(s, limits);
-          EXPECT_TRUE(r.exact) << spec << ": " << s.to_text();
+          // Where the rules look back (HasHistory), a table answer at a
+          // position with a history is no proof (docs/engine.md, "A node"
+          // step 10): the value must still be minimax's, but the engine
+          // need not call it exact.
+          if constexpr (!HasHistory<S>) EXPECT_TRUE(r.exact) << spec << ": " << s.to_text();
           EXPECT_EQ(r.value, oracle.value) << spec << " exact: " << s.to_text();
           ++exact;
         }

@@ -77,6 +77,19 @@ concept HasRepetition = requires(const S& s) {
   { s.repetitions() } -> std::convertible_to<int>;
 };
 
+// Optional: a game whose rules look back (a repetition, a draw clock),
+// so that one position may have different futures by the way the game came
+// to it (the table's key holds the position only), says when they cannot:
+// `history_free()` when no earlier position can recur and the clock stands
+// at zero, as just after a capture. Only there does the engine keep an exact
+// result as one for every depth, and take one as exact: elsewhere a stored
+// result, right for the line that found it, is a result of the search's
+// depth like any other.
+template <class S>
+concept HasHistory = requires(const S& s) {
+  { s.history_free() } -> std::convertible_to<bool>;
+};
+
 // Optional, with HasRepetition: how many plies back the latest earlier
 // occurrence of the current position was (0 for none). The engine then
 // scores only a repetition inside its own tree as a draw (Stockfish's rule):

@@ -243,6 +243,17 @@ class SearchWorker {
     return moves[pick];
   }
 
+  // Whether `s`'s future depends on its position alone (HasHistory): only
+  // then is an exact result of it one for every depth.
+  [[nodiscard]] static bool history_free(const S& s) noexcept {
+    if constexpr (HasHistory<S>) {
+      return s.history_free();
+    } else {
+      (void)s;
+      return true;
+    }
+  }
+
   // The heuristic for pruning decisions only: it marks nothing inexact by
   // itself (a pruning that trusts it does).
   [[nodiscard]] Value estimate(const S& s) {
@@ -376,9 +387,10 @@ class SearchWorker {
   // The table's answer for a node searched `depth` plies deep (0 in
   // quiescence, which any entry satisfies) within (alpha, beta), if a stored
   // bound decides it. The stored move goes to `tt_move` either way, for
-  // ordering. With `may_answer` false only the move is taken.
+  // ordering. With `may_answer` false only the move is taken; `free` is
+  // history_free() of the node.
   std::optional<Value> probe_table(std::uint64_t key, int depth, int ply, bool may_answer,
-                                   Value alpha, Value beta, std::uint16_t& tt_move,
+                                   bool free, Value alpha, Value beta, std::uint16_t& tt_move,
                                    std::optional<TTEntry>* entry = nullptr) {
     ++m_stats.tt_probes;
     const std::optional<TTEntry> e = m_tt.probe(key);
@@ -391,7 +403,9 @@ class SearchWorker {
     const Bound b = e->bound();
     if (b == Bound::Exact || (b == Bound::Lower && v >= beta) ||
         (b == Bound::Upper && v <= alpha)) {
-      if (e->depth != kDepthAny) ++m_inexact;
+      // An exact result holds for any depth, but only where the position's
+      // future depends on the position alone (history_free below).
+      if (e->depth != kDepthAny || !free) ++m_inexact;
       ++m_stats.leaves;
       return v;
     }
@@ -445,7 +459,10 @@ class SearchWorker {
     std::uint16_t tt_move = 0;
     if (use_table) {
       // Any stored result answers here: quiescence is the shallowest search.
-      if (const auto v = probe_table(s.key(), 0, ply, true, alpha, beta, tt_move)) return *v;
+      if (const auto v =
+              probe_table(s.key(), 0, ply, true, history_free(s), alpha, beta, tt_move)) {
+        return *v;
+      }
     }
     const bool stand = qply >= kQuiesceCheckPlies || s.may_stand_pat();
     Value best = -kInfinite;
@@ -611,8 +628,8 @@ class SearchWorker {
       // an earlier search had stored for the position it was repeating
       // (MinichessSearch.ARepeatedPositionTakesNoStoredValue). Searched, its
       // children that end the game by repetition say so.
-      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0 && !repeated, alpha,
-                                     beta, tt_move, &tt_entry)) {
+      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0 && !repeated,
+                                     history_free(s), alpha, beta, tt_move, &tt_entry)) {
         return *v;
       }
       if (excluded != 0) tt_move = 0;
@@ -773,9 +790,12 @@ class SearchWorker {
 
     // Step 6. Store the result; exact subtrees are valid at any depth.
     if (m_options.hash_mb > 0 && excluded == 0) {
-      // Inexact results keep their depth, capped below the "any depth" mark.
-      const int stored_depth =
-          m_inexact == inexact_before ? kDepthAny : std::min(depth, kDepthAny - 1);
+      // Inexact results keep their depth, capped below the "any depth" mark;
+      // so do exact ones where the game's history may change the future
+      // (HasHistory): right for this line, but another path to the same
+      // position may repeat other positions or run the clock out elsewhere.
+      const bool any_depth = m_inexact == inexact_before && history_free(s);
+      const int stored_depth = any_depth ? kDepthAny : std::min(depth, kDepthAny - 1);
       store_table(key, best, alpha_orig, beta, ply, stored_depth,
                   static_cast<std::uint16_t>(best_index + 1));
     }

@@ -83,6 +83,11 @@ class State {
   void actions(Moves& out) const noexcept;
   [[nodiscard]] State result(const Move& m) const noexcept;
   [[nodiscard]] bool is_terminal() const noexcept { return ending() != Ending::None; }
+  // No earlier position can recur and the draw clock is at zero: the future
+  // depends on the position alone (search::HasHistory).
+  [[nodiscard]] bool history_free() const noexcept {
+    return m_history_len == 0 && m_pos.clock() == 0;
+  }
   [[nodiscard]] Value utility() const noexcept;  // terminal only: ±1 or 0, White's view
   [[nodiscard]] std::uint64_t key() const noexcept { return m_pos.key(); }
   [[nodiscard]] Ending ending() const noexcept;

@@ -9,11 +9,12 @@
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
 //          (threads: 1 to 64 search threads sharing the table, lazy SMP)
-//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, rep,
-//          qchk to turn on null move, late move pruning, the table in
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, qchk
+//          to turn on null move, late move pruning, the table in
 //          quiescence, losing captures last, countermoves, history gravity,
-//          internal iterative reduction, a repetition inside the line scored
-//          a draw, quiet checks in quiescence; lmr,
+//          internal iterative reduction, quiet checks in quiescence; rep, a
+//          repetition inside the line scored a draw, on by default in the
+//          chess family and off in checkers; lmr,
 //          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
 //          reverse futility, futility pruning of quiet moves, exchange
 //          pruning, check extension, aspiration windows, exchange pruning in
@@ -133,7 +134,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 17> kSwitches = {{{"nmp", &O::null_move},
+  constexpr std::array<Switch, 16> kSwitches = {{{"nmp", &O::null_move},
                                                  {"lmr", &O::reductions},
                                                  {"rfp", &O::futility},
                                                  {"ext", &O::extensions},
@@ -147,11 +148,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"iir", &O::iir},
                                                  {"fp", &O::move_futility},
                                                  {"sp", &O::exchange_pruning},
-                                                 {"rep", &O::repetition_draw},
                                                  {"qchk", &O::quiesce_checks},
                                                  {"se", &O::singular}}};
-  constexpr std::array<std::string_view, 10> kEngineKeys = {
-      "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt"};
+  constexpr std::array<std::string_view, 11> kEngineKeys = {
+      "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt", "rep"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
     std::array<std::string_view, kEngineKeys.size() + kSwitches.size()> known{};
@@ -180,6 +180,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     if (!on) return fail(on.error());
     options.*sw.field = *on != 0;
   }
+  // Repetitions inside the line scored a draw: the game's default unless set.
+  const auto rep =
+      spec.integer("rep", options.repetition_draw.value_or(search::HasRepetitionDistance<S>), 0, 1);
+  if (!rep) return fail(rep.error());
+  options.repetition_draw = *rep != 0;
   // The share of a timed move after which no new iteration starts.
   const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());

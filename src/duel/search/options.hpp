@@ -5,6 +5,7 @@
 // Why its own file: every search thread (worker.hpp) and the engine that
 // runs them (engine.hpp) read the same options.
 #include <cstddef>
+#include <optional>
 
 #include "duel/core/types.hpp"
 
@@ -72,7 +73,10 @@ struct EngineOptions {
   // the rule's draw (Stockfish's rule). A position of the game before the
   // root, met again, is searched on where the game says how far back it was
   // (HasRepetitionDistance); elsewhere any repetition below the root counts.
-  bool repetition_draw = false;
+  // Unset, the game decides: on where it says the distance (the chess
+  // family: 48.6% against Fairy-Stockfish over 400 games, docs/STRENGTH.md),
+  // off elsewhere (checkers, measured without it).
+  std::optional<bool> repetition_draw;
   // Contempt: what a draw is worth to the side to move at the root, in the
   // heuristic's units (the side not to move there gets the negation). 0
   // scores draws as the game does; above 0 the engine prefers a draw to a

@@ -582,7 +582,7 @@ class SearchWorker {
       if constexpr (HasRepetitionDistance<S>) {
         in_line = repeated && s.repetition_distance() < ply;
       }
-      if (m_options.repetition_draw && in_line) {
+      if (m_options.repetition_draw.value_or(HasRepetitionDistance<S>) && in_line) {
         ++m_stats.leaves;
         ++m_inexact;
         return draw_value(s);

@@ -154,7 +154,9 @@ TEST(EngineHistory, ALaterSearchOfTheSameGameIsNotMisledByAnEarlierOne) {
   for (const LoopGame& root : {start, later}) {
     const auto r = engine.search(root, Limits{.depth = 5});
     ASSERT_TRUE(r.best.has_value());
-    if (r.exact) EXPECT_EQ(r.value, oracle_value(root, 0, eval));
+    if (r.exact) {
+      EXPECT_EQ(r.value, oracle_value(root, 0, eval));
+    }
   }
 }
 

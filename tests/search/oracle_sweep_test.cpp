@@ -157,7 +157,9 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
           // position with a history is no proof (docs/engine.md, "A node"
           // step 10): the value must still be minimax's, but the engine
           // need not call it exact.
-          if constexpr (!HasHistory<S>) EXPECT_TRUE(r.exact) << spec << ": " << s.to_text();
+          if constexpr (!HasHistory<S>) {
+            EXPECT_TRUE(r.exact) << spec << ": " << s.to_text();
+          }
           EXPECT_EQ(r.value, oracle.value) << spec << " exact: " << s.to_text();
           ++exact;
         }

@@ -180,11 +180,13 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     if (!on) return fail(on.error());
     options.*sw.field = *on != 0;
   }
-  // Repetitions inside the line scored a draw: the game's default unless set.
-  const auto rep =
-      spec.integer("rep", options.repetition_draw.value_or(search::HasRepetitionDistance<S>), 0, 1);
-  if (!rep) return fail(rep.error());
-  options.repetition_draw = *rep != 0;
+  // Repetitions inside the line scored a draw: left unset, the engine takes
+  // the game's default (EngineOptions::repetition_draw).
+  if (spec.has("rep")) {
+    const auto rep = spec.integer("rep", 0, 0, 1);
+    if (!rep) return fail(rep.error());
+    options.repetition_draw = *rep != 0;
+  }
   // The share of a timed move after which no new iteration starts.
   const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());

@@ -76,7 +76,7 @@ struct EngineOptions {
   // Unset, the game decides: on where it says the distance (the chess
   // family: 47.2% against Fairy-Stockfish over 1,200 games, 45.5% without,
   // docs/STRENGTH.md), off elsewhere (checkers, measured without it).
-  std::optional<bool> repetition_draw;
+  std::optional<bool> repetition_draw = std::nullopt;
   // Contempt: what a draw is worth to the side to move at the root, in the
   // heuristic's units (the side not to move there gets the negation). 0
   // scores draws as the game does; above 0 the engine prefers a draw to a

@@ -614,6 +614,7 @@ class SearchWorker {
     // Step 2. Transposition table: a stored bound may answer the node.
     const Value alpha_orig = alpha;
     const std::uint64_t key = s.key();
+    const bool free = history_free(s);  // the probe and the store both ask
     std::uint16_t tt_move = 0;
     // A singular search (below) searches this node again without one move:
     // the table's answer and move are for the whole node, so neither is used.
@@ -628,8 +629,8 @@ class SearchWorker {
       // an earlier search had stored for the position it was repeating
       // (MinichessSearch.ARepeatedPositionTakesNoStoredValue). Searched, its
       // children that end the game by repetition say so.
-      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0 && !repeated,
-                                     history_free(s), alpha, beta, tt_move, &tt_entry)) {
+      if (const auto v = probe_table(key, depth, ply, ply > 0 && excluded == 0 && !repeated, free,
+                                     alpha, beta, tt_move, &tt_entry)) {
         return *v;
       }
       if (excluded != 0) tt_move = 0;
@@ -794,7 +795,7 @@ class SearchWorker {
       // so do exact ones where the game's history may change the future
       // (HasHistory): right for this line, but another path to the same
       // position may repeat other positions or run the clock out elsewhere.
-      const bool any_depth = m_inexact == inexact_before && history_free(s);
+      const bool any_depth = m_inexact == inexact_before && free;
       const int stored_depth = any_depth ? kDepthAny : std::min(depth, kDepthAny - 1);
       store_table(key, best, alpha_orig, beta, ply, stored_depth,
                   static_cast<std::uint16_t>(best_index + 1));

@@ -482,5 +482,33 @@ TEST(MinichessSee, EveryCaptureOfRandomGamesAgreesWithItsOwnThresholds) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Threats (search::HasThreats): a pawn's step to the rank before promotion,
+// not a capture, not a promotion, no other piece's move.
+
+bool threat(std::string_view fen, std::string_view move) {
+  const GardnerState s = at<GardnerState>(fen);
+  const auto m = s.parse_move(move);
+  EXPECT_TRUE(m.ok()) << move << ": " << m.error();
+  return m.ok() && s.is_threat(*m);
+}
+
+TEST(MinichessThreat, APawnStepToTheRankBeforePromotion) {
+  // White: c3-c4 threatens c5=Q; b2-b3 does not yet.
+  EXPECT_TRUE(threat("4k/5/2P2/1P3/4K w - - 0 1", "c3c4"));
+  EXPECT_FALSE(threat("4k/5/2P2/1P3/4K w - - 0 1", "b2b3"));
+  // Black: d3-d2 threatens d1=Q; a4-a3 does not.
+  EXPECT_TRUE(threat("4k/p4/3p1/5/K4 b - - 0 1", "d3d2"));
+  EXPECT_FALSE(threat("4k/p4/3p1/5/K4 b - - 0 1", "a4a3"));
+}
+
+TEST(MinichessThreat, NoCapturePromotionOrPieceMove) {
+  // A capture onto the rank is tactical already, a promotion too.
+  EXPECT_FALSE(threat("4k/3n1/2P2/5/4K w - - 0 1", "c3d4"));
+  EXPECT_FALSE(threat("4k/2P2/5/5/4K w - - 0 1", "c4c5q"));
+  // A rook to the same rank is no pawn step.
+  EXPECT_FALSE(threat("4k/5/2R2/5/4K w - - 0 1", "c3c4"));
+}
+
 }  // namespace
 }  // namespace duel::games::minichess

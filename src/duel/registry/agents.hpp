@@ -9,10 +9,12 @@
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
 //          (threads: 1 to 64 search threads sharing the table, lazy SMP)
-//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, qchk
-//          to turn on null move, late move pruning, the table in
+//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, qchk,
+//          se, thr to turn on null move, late move pruning, the table in
 //          quiescence, losing captures last, countermoves, history gravity,
-//          internal iterative reduction, quiet checks in quiescence; rep, a
+//          internal iterative reduction, quiet checks in quiescence,
+//          singular extension, pawn steps that threaten promotion neither
+//          pruned nor reduced; rep, a
 //          repetition inside the line scored a draw, on by default in the
 //          chess family and off in checkers; lmr,
 //          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
@@ -134,7 +136,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     bool search::EngineOptions::*field;
   };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 16> kSwitches = {{{"nmp", &O::null_move},
+  constexpr std::array<Switch, 17> kSwitches = {{{"nmp", &O::null_move},
                                                  {"lmr", &O::reductions},
                                                  {"rfp", &O::futility},
                                                  {"ext", &O::extensions},
@@ -149,7 +151,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                  {"fp", &O::move_futility},
                                                  {"sp", &O::exchange_pruning},
                                                  {"qchk", &O::quiesce_checks},
-                                                 {"se", &O::singular}}};
+                                                 {"se", &O::singular},
+                                                 {"thr", &O::threats}}};
   constexpr std::array<std::string_view, 11> kEngineKeys = {
       "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt", "rep"};
   const bool is_engine = kind == "engine";

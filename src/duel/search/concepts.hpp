@@ -52,6 +52,15 @@ concept HasTactics = requires(const S& s, const typename S::Move& m) {
   { s.may_stand_pat() } -> std::convertible_to<bool>;
 };
 
+// Optional (with HasTactics): a quiet move that threatens material at once,
+// which the selective search neither prunes nor reduces (the chess family: a
+// pawn's step to the rank before promotion, which promotes next unless it is
+// stopped).
+template <class S>
+concept HasThreats = requires(const S& s, const typename S::Move& m) {
+  { s.is_threat(m) } -> std::convertible_to<bool>;
+};
+
 // Optional (with HasTactics): a static exchange evaluation, whether the
 // exchange a capture starts wins the mover at least `threshold` (pawn = 100).
 template <class S>

@@ -43,6 +43,9 @@ struct EngineOptions {
   // Stockfish's does: a check answered only by a capture is a tactic the
   // stand-pat floor cannot see.
   bool quiesce_checks = false;
+  // A quiet move that threatens material at once (HasThreats: a pawn's step
+  // to the rank before promotion) is neither pruned nor reduced.
+  bool threats = false;
   // Move ordering: a capture that loses material by static exchange
   // (HasExchange) is searched after the killers and quiet moves.
   bool order_see = false;

@@ -310,6 +310,17 @@ class SearchWorker {
     return nullptr;
   }
 
+  // Whether `m` is a threat the selective search treats as tactical
+  // (EngineOptions::threats, HasThreats).
+  [[nodiscard]] bool threatens(const S& s, const Move& m) const {
+    if constexpr (HasThreats<S>) {
+      return m_options.threats && s.is_threat(m);
+    } else {
+      (void)s, (void)m;
+      return false;
+    }
+  }
+
   // Whether the killers and the history learn from `m`: every move, or with
   // history gravity only quiet ones (captures are ordered by their hint).
   [[nodiscard]] bool learns_from(const S& s, const Move& m) const {
@@ -725,7 +736,8 @@ class SearchWorker {
       int reduction = 0;
       if constexpr (HasTactics<S>) {
         const bool gives_check = !child.may_stand_pat();
-        const bool quiet = !s.is_tactical(moves[i]);
+        // A threat (HasThreats) is searched like a capture: not pruned, not reduced.
+        const bool quiet = !s.is_tactical(moves[i]) && !threatens(s, moves[i]);
         // Late move pruning: near the horizon, away from the principal
         // variation, quiet moves past the first 3 + depth^2 are not searched.
         if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&

@@ -101,6 +101,12 @@ class State {
     return m.promotion() != Piece::None || (m_pos.occupied() & bit(m.to())) != 0;
   }
   [[nodiscard]] bool may_stand_pat() const noexcept { return !m_pos.in_check(); }
+  // A pawn's step to the rank before promotion (search::HasThreats).
+  [[nodiscard]] bool is_threat(const Move& m) const noexcept {
+    if (is_tactical(m) || m_pos.piece_on(m.from()) != Piece::Pawn) return false;
+    const int rank = rank_of(m.to());
+    return m_pos.to_move() == Player::First ? rank == kRanks - 2 : rank == 1;
+  }
   // Static exchange evaluation of a capture (search::HasExchange).
   [[nodiscard]] bool see_ge(const Move& m, int threshold) const noexcept {
     return m_pos.see_ge(m, threshold);

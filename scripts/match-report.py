@@ -19,7 +19,12 @@ many of the pairs changed their result and the mean change of the engine's
 score with its standard error. Both engines of such a match are close to
 deterministic, so pairing removes the games that no change touches.
 
-Usage: match-report.py RUN.jsonl [OTHER.jsonl ...] [--agent PREFIX]
+With --openings N, all files together: the engine's mean score from each
+start position with each colour (a win 1, a draw 0, a loss -1), and the N
+start positions where the sum of the two is lowest. Against a strong,
+nearly deterministic opponent the same few openings decide most runs.
+
+Usage: match-report.py RUN.jsonl [OTHER.jsonl ...] [--agent PREFIX] [--openings N]
 """
 
 import argparse
@@ -139,6 +144,25 @@ def paired(base: list[dict], other: list[dict]) -> tuple[int, int, float, float]
     return len(diffs), sum(x != 0 for x in diffs), mean, error
 
 
+def by_opening(runs: list[tuple[str, list[dict]]], worst: int) -> None:
+    """The engine's mean score by start position and colour over every run."""
+    scores: dict[str, dict[int, list[int]]] = {}
+    for _, games in runs:
+        for g in games:
+            start, side = g["key"]
+            scores.setdefault(start, {1: [], 2: []})[side].append(g["score"])
+    def mean(xs: list[int]) -> float:
+        return sum(xs) / len(xs) if xs else 0.0
+    rows = sorted((mean(by[1]) + mean(by[2]), start, by) for start, by in scores.items())
+    below = sum(total < 0 for total, _, _ in rows)
+    above = sum(total > 0 for total, _, _ in rows)
+    print(f"openings: {len(rows)}; the engine's two colours together below even in {below}, "
+          f"above in {above}")
+    for total, start, by in rows[:worst]:
+        print(f"  {total:+.2f} {start}: first {mean(by[1]):+.2f} ({len(by[1])} games), "
+              f"second {mean(by[2]):+.2f} ({len(by[2])} games)")
+
+
 def main() -> int:
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="+", help="duel arena --records files (JSON lines)")
@@ -146,10 +170,14 @@ def main() -> int:
     parser.add_argument("--pawn", type=float, default=50 / 100000, help="a pawn in points")
     parser.add_argument("--ahead", type=float, default=1.0, help="pawns that count as ahead")
     parser.add_argument("--lost", type=float, default=1.5, help="pawns that count as lost")
+    parser.add_argument("--openings", type=int, default=0, metavar="N",
+                        help="list the N start positions where the engine scored least")
     args = parser.parse_args()
     try:
         if args.pawn <= 0 or args.ahead <= 0 or args.lost <= 0:
             raise BadInput("--pawn, --ahead and --lost must be above 0")
+        if args.openings < 0:
+            raise BadInput("--openings must be 0 or more")
         runs = [(path, load(path, args.agent)) for path in args.records]
         for path, games in runs:
             summary(path, games, args.pawn, args.ahead, args.lost)
@@ -157,6 +185,8 @@ def main() -> int:
             n, changed, mean, error = paired(runs[0][1], games)
             print(f"{path} against {runs[0][0]}: {n} games paired, {changed} changed, "
                   f"score {mean * 100:+.2f} +/- {error * 100:.2f} points")
+        if args.openings > 0:
+            by_opening(runs, args.openings)
     except BadInput as e:
         print(f"match-report: {e}", file=sys.stderr)
         return 2

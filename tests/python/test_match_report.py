@@ -77,6 +77,21 @@ def test_two_runs_are_paired_by_opening_and_colour(tmp_path):
         "score +25.00 +/- 25.00 points")
 
 
+def test_openings_sum_both_colours_over_every_run(tmp_path):
+    b = run_a()
+    b[0]["payoff"] = 1  # S1 with White: lost in run A, won here
+    r = report(write(tmp_path / "a.jsonl", run_a()), write(tmp_path / "b.jsonl", b),
+               "--openings", "1")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # S1: first -1 and +1, second 0 and 0: even. S2: first two draws,
+    # second two losses: -1, the worst and the only one below even.
+    assert lines[-2] == "openings: 2; the engine's two colours together below even in 1, above in 0"
+    assert lines[-1] == f"  -1.00 {S2}: first +0.00 (2 games), second -1.00 (2 games)"
+    one_line_exit_2(report(write(tmp_path / "a.jsonl", run_a()), "--openings", "-1"),
+                    "--openings must be 0 or more", prefix="match-report: ")
+
+
 def test_reads_what_the_arena_writes(tmp_path):
     records = tmp_path / "arena.jsonl"
     subprocess.run([duel_bin(), "arena", "gardner", "--agent", "engine:depth=1",

@@ -28,6 +28,11 @@ inline constexpr Bitboard kAll = (Bitboard{1} << kSquares) - 1;
 [[nodiscard]] constexpr int rank_of(int sq) noexcept {
   return sq / kFiles;
 }
+// Rank counted from `side`'s own back rank (0..4): the rank its pawns start
+// next to is 1, the one they promote on 4.
+[[nodiscard]] constexpr int relative_rank(Player side, int sq) noexcept {
+  return side == Player::First ? rank_of(sq) : kRanks - 1 - rank_of(sq);
+}
 [[nodiscard]] constexpr int square(int file, int rank) noexcept {
   return rank * kFiles + file;
 }

@@ -42,11 +42,6 @@ inline constexpr std::array<int, kSquares> kCentre = {
     0, 0, 0, 0, 0,
 };
 
-// Rank counted from the side's own back rank (0..4).
-[[nodiscard]] constexpr int relative_rank(Player side, int sq) noexcept {
-  return side == Player::First ? rank_of(sq) : kRanks - 1 - rank_of(sq);
-}
-
 // Pawn bonus by relative rank: with promotion a pawn grows as it nears the
 // last rank; without it (CS3243) a pawn on the last rank is dead weight and
 // one rank short of it only attacks that rank.

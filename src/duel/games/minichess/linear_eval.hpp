@@ -70,7 +70,7 @@ using Weights = std::array<double, kFeatures>;
 }
 // The piece-square index of a `side` piece of type `type` on `sq`.
 [[nodiscard]] constexpr int pst_index(Piece type, Player side, int sq) noexcept {
-  return kPst + type_index(type) * kPstSquares + eval_detail::relative_rank(side, sq) * 3 +
+  return kPst + type_index(type) * kPstSquares + relative_rank(side, sq) * 3 +
          fold_file(file_of(sq));
 }
 // The same as a table by side and square (the type adds kPstSquares each).
@@ -188,7 +188,7 @@ void add_side(const Position<Rules>& p, Player side, const SideAttacks& mine,
   for (Bitboard b = pawns; b != 0; b &= b - 1) {
     const int sq = lowest(b);
     if ((kPassedMask[index(side)][static_cast<std::size_t>(sq)] & enemy_pawns) == 0) {
-      sink.add(kPassed + eval_detail::relative_rank(side, sq), sign);
+      sink.add(kPassed + relative_rank(side, sq), sign);
       // Free to advance: the square ahead is on the board and empty.
       const Bitboard ahead = kPawnPush[index(side)][static_cast<std::size_t>(sq)];
       if (ahead != 0 && (ahead & occupied) == 0) sink.add(kPassedFree, sign);

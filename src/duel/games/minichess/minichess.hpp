@@ -104,8 +104,7 @@ class State {
   // A pawn's step to the rank before promotion (search::HasThreats).
   [[nodiscard]] bool is_threat(const Move& m) const noexcept {
     if (is_tactical(m) || m_pos.piece_on(m.from()) != Piece::Pawn) return false;
-    const int rank = rank_of(m.to());
-    return m_pos.to_move() == Player::First ? rank == kRanks - 2 : rank == 1;
+    return relative_rank(m_pos.to_move(), m.to()) == kRanks - 2;
   }
   // Static exchange evaluation of a capture (search::HasExchange).
   [[nodiscard]] bool see_ge(const Move& m, int threshold) const noexcept {

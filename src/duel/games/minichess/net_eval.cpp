@@ -28,7 +28,7 @@ using Sums = Accumulators::Sums;
 [[gnu::always_inline]] inline const std::int16_t* row(const Quantized& n, Player side, Player owner,
                                                       int t, int sq) noexcept {
   const int rel = owner == side ? 0 : 1;
-  const int seen = square(file_of(sq), eval_detail::relative_rank(side, sq));
+  const int seen = square(file_of(sq), relative_rank(side, sq));
   return &n.w1[static_cast<std::size_t>((rel * kPieceTypes + t) * kSquares + seen) * kHidden];
 }
 

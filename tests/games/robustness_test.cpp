@@ -62,7 +62,8 @@ RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
 TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   using S = games::minichess::GardnerState;
   EXPECT_TRUE(registry::make_agent<S>("engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,"
-                                      "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,"
+                                      "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,"
+                                      "chist=1,conth=1,"
                                       "soft=0.7,contempt=-25")
                   .ok());
   const std::pair<const char*, const char*> bad[] = {{"engine:nmp=2", "nmp"},
@@ -78,6 +79,9 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
                                                      {"engine:rep=3", "rep"},
                                                      {"engine:qchk=2", "qchk"},
                                                      {"engine:se=2", "se"},
+                                                     {"engine:thr=2", "thr"},
+                                                     {"engine:chist=2", "chist"},
+                                                     {"engine:conth=x", "conth"},
                                                      {"engine:contempt=1001", "contempt"},
                                                      {"engine:contempt=x", "contempt"},
                                                      {"alphabeta:rfp=0", "rfp"},

@@ -37,9 +37,9 @@ int env_int(const char* name, int fallback) {
 }
 
 // The engine with every part that may change a fixed-depth value switched
-// off; what is left (PVS, ordering, killers, history with gravity,
-// countermoves, losing captures ordered last, mate-distance pruning and, when asked, aspiration
-// windows) must not change it.
+// off; what is left (PVS, ordering, killers, history with gravity, capture
+// and continuation history, countermoves, losing captures ordered last, mate-distance pruning and,
+// when asked, aspiration windows) must not change it.
 EngineOptions minimax_equivalent(bool aspiration) {
   EngineOptions o;
   o.hash_mb = 0;
@@ -57,6 +57,8 @@ EngineOptions minimax_equivalent(bool aspiration) {
   o.order_see = true;  // ordering only: the value must not move
   o.countermove = true;
   o.history_gravity = true;
+  o.capture_history = true;
+  o.continuation_history = true;
   o.aspiration = aspiration;
   return o;
 }

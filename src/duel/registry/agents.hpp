@@ -9,12 +9,12 @@
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
 //          (threads: 1 to 64 search threads sharing the table, lazy SMP)
-//          (also switches, 0 or 1: nmp, lmp, qtt, osee, cm, hg, iir, qchk,
-//          se, thr to turn on null move, late move pruning, the table in
-//          quiescence, losing captures last, countermoves, history gravity,
-//          internal iterative reduction, quiet checks in quiescence,
-//          singular extension, pawn steps that threaten promotion neither
-//          pruned nor reduced; rep, a
+//          (also switches, 0 or 1 (switches.hpp): nmp, lmp, qtt, osee, cm, hg,
+//          chist, conth, iir, qchk, se, thr to turn on null move, late move pruning,
+//          the table in quiescence, losing captures last, countermoves,
+//          history gravity, capture history, continuation history, internal iterative reduction,
+//          quiet checks in quiescence, singular extension, pawn steps that
+//          threaten promotion neither pruned nor reduced; rep, a
 //          repetition inside the line scored a draw, on by default in the
 //          chess family and off in checkers; lmr,
 //          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
@@ -49,6 +49,7 @@
 #include "duel/core/result.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/games/game.hpp"
+#include "duel/registry/switches.hpp"
 
 namespace duel::registry {
 
@@ -131,36 +132,16 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   // engine's selective search and ordering switches, 0 or 1, each defaulting
   // to EngineOptions' own (the measured choice, docs/engine.md); the table
   // is also the list of keys the engine accepts besides its shared ones.
-  struct Switch {
-    std::string_view key;
-    bool search::EngineOptions::*field;
-  };
   using O = search::EngineOptions;
-  constexpr std::array<Switch, 17> kSwitches = {{{"nmp", &O::null_move},
-                                                 {"lmr", &O::reductions},
-                                                 {"rfp", &O::futility},
-                                                 {"ext", &O::extensions},
-                                                 {"asp", &O::aspiration},
-                                                 {"lmp", &O::late_pruning},
-                                                 {"qtt", &O::quiesce_table},
-                                                 {"qsee", &O::quiesce_see},
-                                                 {"osee", &O::order_see},
-                                                 {"cm", &O::countermove},
-                                                 {"hg", &O::history_gravity},
-                                                 {"iir", &O::iir},
-                                                 {"fp", &O::move_futility},
-                                                 {"sp", &O::exchange_pruning},
-                                                 {"qchk", &O::quiesce_checks},
-                                                 {"se", &O::singular},
-                                                 {"thr", &O::threats}}};
   constexpr std::array<std::string_view, 11> kEngineKeys = {
       "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt", "rep"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
-    std::array<std::string_view, kEngineKeys.size() + kSwitches.size()> known{};
+    std::array<std::string_view, kEngineKeys.size() + kEngineSwitches.size()> known{};
     std::copy(kEngineKeys.begin(), kEngineKeys.end(), known.begin());
-    std::transform(kSwitches.begin(), kSwitches.end(), known.begin() + kEngineKeys.size(),
-                   [](const Switch& sw) { return sw.key; });
+    std::transform(kEngineSwitches.begin(), kEngineSwitches.end(),
+                   known.begin() + kEngineKeys.size(),
+                   [](const EngineSwitch& sw) { return sw.key; });
     if (auto e = spec.reject_unknown(known)) return *e;
   } else if (auto e = spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
@@ -178,11 +159,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
   if (!qs) return fail(qs.error());
   O options;
-  for (const auto& sw : kSwitches) {
-    const auto on = spec.integer(sw.key, options.*sw.field ? 1 : 0, 0, 1);
-    if (!on) return fail(on.error());
-    options.*sw.field = *on != 0;
-  }
+  if (auto e = apply_switches(spec, options)) return *e;
   // Repetitions inside the line scored a draw: left unset, the engine takes
   // the game's default (EngineOptions::repetition_draw).
   if (spec.has("rep")) {

@@ -2,6 +2,8 @@
 // Runs one named search algorithm on a state: the core that `duel search`,
 // `solve`, `table`, `bench` and the Python module's `duel.search` share, so
 // the same request gives the same search and the same error text.
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +16,9 @@
 #include <fmt/format.h>
 
 #include "duel/core/result.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/games/game.hpp"
+#include "duel/registry/switches.hpp"
 #include "duel/search/engine.hpp"
 #include "duel/search/plain.hpp"
 
@@ -28,18 +32,38 @@ struct AlgoRequest {
   std::size_t hash_mb = 256;
   int threads = 1;  // engine: search threads (lazy SMP)
   std::uint64_t seed = 0;
-  bool ordering = true;                     // engine: killers, history and the game's move hints
-  const std::atomic<bool>* stop = nullptr;  // set by another thread to stop early
+  bool ordering = true;  // engine: killers, history and the game's move hints
+  // engine: switches as in an engine spec, "chist=1,lmr=0" (switches.hpp)
+  std::string switches;
+  const std::atomic<bool>* stop = nullptr;              // set by another thread to stop early
   std::function<void(std::uint64_t, double)> progress;  // about every 2^20 nodes
   // Engine: after each finished iteration, with the principal variation as
   // move text.
   std::function<void(const search::SearchInfo&)> on_iteration;
 };
 
+// The switches of `r.switches` as engine options (the defaults elsewhere).
+inline Result<search::EngineOptions> switched_options(const AlgoRequest& r) {
+  search::EngineOptions options;
+  if (r.switches.empty()) return options;
+  const auto spec = Spec::parse("engine:" + r.switches);
+  if (!spec) return fail(spec.error());
+  std::array<std::string_view, kEngineSwitches.size()> keys{};
+  std::transform(kEngineSwitches.begin(), kEngineSwitches.end(), keys.begin(),
+                 [](const EngineSwitch& sw) { return sw.key; });
+  if (auto e = spec->reject_unknown(keys)) return *e;
+  if (auto e = apply_switches(*spec, options)) return *e;
+  return options;
+}
+
 inline Result<AlgoRequest> check_algo(AlgoRequest r) {
   if (r.algo != "minimax" && r.algo != "alphabeta" && r.algo != "engine") {
     return fail(fmt::format("unknown algorithm '{}' (known: minimax, alphabeta, engine)", r.algo));
   }
+  if (!r.switches.empty() && r.algo != "engine") {
+    return fail(fmt::format("switches are the engine's; '{}' has none", r.algo));
+  }
+  if (auto ok = switched_options(r); !ok) return fail(ok.error());
   return r;
 }
 
@@ -49,13 +73,15 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
   using R = search::SearchResult<typename S::Move>;
   std::optional<R> out;
   const std::string eval = req.eval.empty() ? std::string(games::default_heuristic<S>()) : req.eval;
+  const auto switched = switched_options(req);
+  if (!switched) return fail(switched.error());
   search::Limits limits;
   limits.time = req.time;
   limits.stop = req.stop;
   limits.progress = req.progress;
   const bool found = games::with_heuristic<S>(eval, req.seed, [&](auto h) {
     if (req.algo == "engine") {
-      search::EngineOptions options;
+      search::EngineOptions options = *switched;
       options.hash_mb = req.hash_mb;
       options.threads = req.threads;
       options.ordering = req.ordering;

@@ -57,6 +57,20 @@ struct EngineOptions {
   // each scaled down as the entry nears its bound), and killers and history
   // kept for quiet moves only where the game tells them apart (HasTactics).
   bool history_gravity = false;
+  // Move ordering: capture history (HasTactics, HasHistoryIndex). Captures
+  // and promotions keep a history of their own, with gravity: a bonus when
+  // one cuts off, a malus to those tried before the move that did; it
+  // reorders captures within about a pawn of their victims' values.
+  bool capture_history = false;
+  // Move ordering: continuation history (HasHistoryIndex). For each move of
+  // the opponent, a history of the quiet replies that cut off after it (a
+  // bonus to the one that did, a malus to those tried before it, with
+  // gravity): countermoves (`countermove`) with a score for every reply.
+  bool continuation_history = false;
+  // Move ordering: follow-up history (HasHistoryIndex), the same kept by the
+  // side to move's own previous move (two plies back) instead of the
+  // opponent's.
+  bool follow_up_history = false;
   // Internal iterative reduction: a node at depth 4 or more with no move
   // from the table is searched one ply shallower (it was likely never worth
   // a search, and its next visit will have a move to try first).

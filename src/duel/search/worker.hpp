@@ -47,6 +47,13 @@ class SearchWorker {
         m_order(static_cast<std::size_t>(kMaxPly) + 1) {
     if constexpr (HasHistoryIndex<S>) {
       m_history.assign(S::kHistorySize, 0);
+      m_capture_history.assign(S::kHistorySize, 0);
+      if (m_options.continuation_history) {
+        m_continuation.assign(S::kHistorySize * S::kHistorySize, 0);
+      }
+      if (m_options.follow_up_history) {
+        m_follow_up.assign(S::kHistorySize * S::kHistorySize, 0);
+      }
       m_counter.assign(S::kHistorySize, std::nullopt);
     }
     // Late move reductions grow with the log of the depth and of the move's
@@ -67,6 +74,9 @@ class SearchWorker {
   // Forget what this thread learned (a new game); the engine clears the table.
   void new_game() {
     std::fill(m_history.begin(), m_history.end(), 0);
+    std::fill(m_capture_history.begin(), m_capture_history.end(), 0);
+    std::fill(m_continuation.begin(), m_continuation.end(), 0);
+    std::fill(m_follow_up.begin(), m_follow_up.end(), 0);
     std::fill(m_counter.begin(), m_counter.end(), std::nullopt);
   }
   [[nodiscard]] H& heuristic() noexcept { return m_eval; }
@@ -156,6 +166,10 @@ class SearchWorker {
   static constexpr int kLmrSize = 64;
   static constexpr int kQuiesceCheckPlies = 8;  // quiescence plies that answer a check
   static constexpr int kHistoryMax = 16384;     // history gravity's bound (below the killers)
+  // Capture history's weight against the game's hint (65536 a hint unit):
+  // at its bound it moves a capture by 16 units, in the chess family a pawn's
+  // worth of victim, so a capture that keeps failing falls below the killers.
+  static constexpr int kCaptureHistoryWeight = 64;
   // Reverse futility pruning up to here: depth 5 against 3 measured +8.7 +/- 7.1
   // Elo at a fixed node count and +38 +/- 25 at 0.05 s a move (docs/engine.md).
   static constexpr int kReverseFutilityDepth = 5;
@@ -274,7 +288,9 @@ class SearchWorker {
                    std::vector<int>& scores) {
     scores.resize(moves.size());
     const Killers& k = m_killers[static_cast<std::size_t>(ply)];
-    const Move* counter = counter_at(ply);  // once per node, not per move
+    const Move* counter = counter_at(ply);                  // once per node, not per move
+    int* follow = continuation_at(m_continuation, ply, 1);  // rows of this node's
+    int* own = continuation_at(m_follow_up, ply, 2);        // continuation histories
     for (std::size_t i = 0; i < moves.size(); ++i) {
       int score = 0;
       if (m_options.ordering) {
@@ -292,6 +308,16 @@ class SearchWorker {
         if constexpr (HasHistoryIndex<S>) {
           const int h = m_history[S::history_index(moves[i])];
           score += m_options.history_gravity ? h : std::min(h, 30000);
+          if constexpr (HasTactics<S>) {
+            if (m_options.capture_history && s.is_tactical(moves[i])) {
+              score += m_capture_history[S::history_index(moves[i])] * kCaptureHistoryWeight;
+            }
+          }
+          if ((follow != nullptr || own != nullptr) && !tactical(s, moves[i])) {
+            const std::size_t at = S::history_index(moves[i]);
+            if (follow != nullptr) score += follow[at];
+            if (own != nullptr) score += own[at];
+          }
         }
       }
       if (tt_move == i + 1) score = 1 << 30;
@@ -308,6 +334,30 @@ class SearchWorker {
       return &*m_counter[prev];
     }
     return nullptr;
+  }
+
+  // The row of a continuation history (`table`, empty when off) for the
+  // move made `back` plies before `ply` (1: the opponent's last move; 2:
+  // the side to move's own), indexed by the reply's history index; null
+  // when off or unknown.
+  int* continuation_at(std::vector<int>& table, int ply, int back) {
+    if constexpr (HasHistoryIndex<S>) {
+      if (table.empty() || ply < back) return nullptr;
+      const std::size_t prev = m_prev[static_cast<std::size_t>(ply - back + 1)];
+      if (prev == kNoMove) return nullptr;
+      return &table[prev * S::kHistorySize];
+    }
+    (void)table, (void)ply, (void)back;
+    return nullptr;
+  }
+  // A capture or promotion (HasTactics); no move is where the game cannot tell.
+  [[nodiscard]] static bool tactical(const S& s, const Move& m) {
+    if constexpr (HasTactics<S>) {
+      return s.is_tactical(m);
+    } else {
+      (void)s, (void)m;
+      return false;
+    }
   }
 
   // Whether `m` is a threat the selective search treats as tactical
@@ -340,6 +390,8 @@ class SearchWorker {
   void learn_cutoff(const S& s, const typename S::Moves& moves,
                     const std::vector<std::uint16_t>& order, std::size_t n, int depth, int ply) {
     const Move& m = moves[order[n]];
+    learn_captures(s, moves, order, n, depth);
+    learn_continuation(s, moves, order, n, depth, ply);
     if (!m_options.history_gravity) {
       record_cutoff(m, depth, ply);
       return;
@@ -352,6 +404,49 @@ class SearchWorker {
         const Move& tried = moves[order[j]];
         if (learns_from(s, tried)) nudge_history(m_history[S::history_index(tried)], -bonus);
       }
+    }
+  }
+
+  // Capture history (EngineOptions::capture_history): a bonus to the capture
+  // or promotion that cut off, the same malus to those tried before the move
+  // that did, with gravity (nudge_history).
+  void learn_captures(const S& s, const typename S::Moves& moves,
+                      const std::vector<std::uint16_t>& order, std::size_t n, int depth) {
+    if constexpr (HasTactics<S> && HasHistoryIndex<S>) {
+      if (!m_options.capture_history) return;
+      const int bonus = gravity_bonus(depth);
+      for (std::size_t j = 0; j <= n; ++j) {
+        const Move& tried = moves[order[j]];
+        if (s.is_tactical(tried)) {
+          nudge_history(m_capture_history[S::history_index(tried)], j == n ? bonus : -bonus);
+        }
+      }
+    } else {
+      (void)s, (void)moves, (void)order, (void)n, (void)depth;
+    }
+  }
+
+  // Continuation history (EngineOptions::continuation_history): after the
+  // move that led here, a bonus to the quiet move that cut off and the same
+  // malus to the quiet moves tried before it, with gravity.
+  void learn_continuation(const S& s, const typename S::Moves& moves,
+                          const std::vector<std::uint16_t>& order, std::size_t n, int depth,
+                          int ply) {
+    if constexpr (HasHistoryIndex<S>) {
+      if (tactical(s, moves[order[n]])) return;
+      const int bonus = gravity_bonus(depth);
+      for (int* row :
+           {continuation_at(m_continuation, ply, 1), continuation_at(m_follow_up, ply, 2)}) {
+        if (row == nullptr) continue;
+        for (std::size_t j = 0; j <= n; ++j) {
+          const Move& tried = moves[order[j]];
+          if (!tactical(s, tried)) {
+            nudge_history(row[S::history_index(tried)], j == n ? bonus : -bonus);
+          }
+        }
+      }
+    } else {
+      (void)s, (void)moves, (void)order, (void)n, (void)depth, (void)ply;
     }
   }
 
@@ -821,6 +916,11 @@ class SearchWorker {
   std::size_t m_index = 0;   // 0 = the main thread
   std::vector<Killers> m_killers;
   std::vector<int> m_history;
+  std::vector<int> m_capture_history;  // by history index, EngineOptions::capture_history
+  // by the previous move's history index, then the reply's (continuation_history)
+  std::vector<int> m_continuation;
+  // by the side to move's own previous move, then its reply (follow_up_history)
+  std::vector<int> m_follow_up;
   static constexpr std::size_t kNoMove = ~std::size_t{0};
   std::vector<std::optional<Move>> m_counter;     // by the history index of the move refuted
   std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p

@@ -1,4 +1,6 @@
 // duel search GAME: one search from one position, with its statistics.
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +43,10 @@ int run_search(const S& start, const SearchOptions& o) {
                         {"branching_factor", res.stats.branching_factor()},
                         {"cutoffs", res.stats.cutoffs},
                         {"first_move_cutoffs", res.stats.first_cutoffs},
+                        {"cutoffs_by_depth_left", res.stats.cutoff_depth_counts(false)},
+                        {"first_move_cutoffs_by_depth_left", res.stats.cutoff_depth_counts(true)},
+                        {"table_move_cutoffs", res.stats.table_move_cutoffs},
+                        {"table_move_first_cutoffs", res.stats.table_move_first_cutoffs},
                         {"tt_hits", res.stats.tt_hits},
                         {"seconds", res.stats.seconds}};
     std::cout << j.dump() << '\n';
@@ -61,6 +67,27 @@ int run_search(const S& start, const SearchOptions& o) {
       "cut-offs: {} ({:.1f}% on the first move), TT hits: {}/{}, time: {:.3f} s\n",
       res.stats.cutoffs, 100.0 * res.stats.first_cutoff_share(), res.stats.tt_hits,
       res.stats.tt_probes, res.stats.seconds);
+  const auto by_depth = res.stats.cutoff_depth_counts(false);
+  if (!by_depth.empty()) {
+    const auto first = res.stats.cutoff_depth_counts(true);
+    const auto share = [](std::uint64_t part, std::uint64_t all) {
+      return all == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(all);
+    };
+    std::cout << "cut-offs by depth left (first-move share):";
+    for (std::size_t d = 0; d < by_depth.size(); ++d) {
+      if (by_depth[d] != 0) {
+        std::cout << fmt::format(" {}:{} ({:.1f}%)", d, by_depth[d], share(first[d], by_depth[d]));
+      }
+    }
+    std::cout << fmt::format(
+        "\ncut-offs where the table gave a move: {} ({:.1f}% on the first move), "
+        "elsewhere: {} ({:.1f}%)\n",
+        res.stats.table_move_cutoffs,
+        share(res.stats.table_move_first_cutoffs, res.stats.table_move_cutoffs),
+        res.stats.cutoffs - res.stats.table_move_cutoffs,
+        share(res.stats.first_cutoffs - res.stats.table_move_first_cutoffs,
+              res.stats.cutoffs - res.stats.table_move_cutoffs));
+  }
   std::cout << "nodes by depth:";
   const auto counts = res.stats.depth_counts();
   for (std::size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format(" {}:{}", d, counts[d]);

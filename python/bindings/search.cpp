@@ -75,6 +75,10 @@ py::dict to_dict(const SearchOutput& r) {
   d["branching_factor"] = r.stats.branching_factor();
   d["cutoffs"] = r.stats.cutoffs;
   d["first_move_cutoffs"] = r.stats.first_cutoffs;
+  d["cutoffs_by_depth_left"] = r.stats.cutoff_depth_counts(false);
+  d["first_move_cutoffs_by_depth_left"] = r.stats.cutoff_depth_counts(true);
+  d["table_move_cutoffs"] = r.stats.table_move_cutoffs;
+  d["table_move_first_cutoffs"] = r.stats.table_move_first_cutoffs;
   d["tt_probes"] = r.stats.tt_probes;
   d["tt_hits"] = r.stats.tt_hits;
   d["evaluations"] = r.stats.evaluations;

@@ -214,6 +214,47 @@ TEST(MinichessSearch, SingularExtensionChangesTheTree) {
   }
 }
 
+// The cut-off statistics by depth left add up to the totals, and every
+// ordering switch (chist, conth, fuh, cm, hg, osee) leaves a legal move and
+// counts its cut-offs the same way.
+TEST(MinichessSearch, CutoffsByDepthAddUp) {
+  const auto root = GardnerState{}.from_text(std::string(Gardner::kStartFen));
+  ASSERT_TRUE(root.ok()) << root.error();
+  for (int variant = 0; variant < 2; ++variant) {
+    SCOPED_TRACE(variant);
+    search::EngineOptions options;
+    options.hash_mb = 4;
+    if (variant == 1) {
+      options.capture_history = options.continuation_history = options.follow_up_history = true;
+      options.countermove = options.history_gravity = options.order_see = true;
+    }
+    search::Engine<GardnerState, N1> engine(N1{}, options);
+    const auto out = engine.search(*root, test_support::depth_limit(8));
+    ASSERT_TRUE(out.complete);
+    ASSERT_TRUE(out.best.has_value());
+    const auto& st = out.stats;
+    const auto all = st.cutoff_depth_counts(false);
+    const auto first = st.cutoff_depth_counts(true);
+    ASSERT_EQ(all.size(), first.size());
+    ASSERT_FALSE(all.empty());
+    std::uint64_t sum = 0;
+    std::uint64_t sum_first = 0;
+    for (std::size_t d = 0; d < all.size(); ++d) {
+      EXPECT_LE(first[d], all[d]) << d;
+      sum += all[d];
+      sum_first += first[d];
+    }
+    EXPECT_EQ(sum, st.cutoffs);
+    EXPECT_EQ(sum_first, st.first_cutoffs);
+    EXPECT_EQ(all[0], 0U) << "quiescence's cut-offs are not the engine's count";
+    EXPECT_GT(all[1], 0U);
+    EXPECT_LE(all.size(), 9U) << "no node is searched deeper than the root's 8 plies and checks";
+    EXPECT_LE(st.table_move_first_cutoffs, st.table_move_cutoffs);
+    EXPECT_LE(st.table_move_cutoffs, st.cutoffs);
+    EXPECT_GT(st.table_move_cutoffs, 0U);
+  }
+}
+
 // Threats (EngineOptions::threats): a pawn's step to the rank before
 // promotion is neither pruned nor reduced. From a game against
 // Fairy-Stockfish: it plays c2c3 at every depth from 1 to 20 (`go depth 20`,

@@ -27,6 +27,10 @@ SAME_KEYS = [
     "branching_factor",
     "cutoffs",
     "first_move_cutoffs",
+    "cutoffs_by_depth_left",
+    "first_move_cutoffs_by_depth_left",
+    "table_move_cutoffs",
+    "table_move_first_cutoffs",
     "tt_hits",
 ]
 

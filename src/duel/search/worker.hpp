@@ -887,8 +887,7 @@ class SearchWorker {
           m_pv.update(ply, moves[i]);
           if (ply == 0) m_root_best = moves[i];
           if (v >= beta) {
-            ++m_stats.cutoffs;
-            if (n == 0) ++m_stats.first_cutoffs;
+            m_stats.cutoff(depth, n == 0, tt_move != 0);
             if (m_options.ordering) learn_cutoff(s, moves, order, n, depth, ply);
             break;
           }

@@ -249,7 +249,7 @@ void bind_search(py::module_& m) {
   m.def(
       "search",
       [](const State& state, long long depth, double time, std::string algo,
-         std::optional<std::string> eval, std::uint64_t seed, long long hash, bool ordering,
+         const std::optional<std::string>& eval, std::uint64_t seed, long long hash, bool ordering,
          std::string switches, const py::object& progress) {
         SearchRequest req;
         req.depth = depth;

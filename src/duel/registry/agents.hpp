@@ -137,11 +137,10 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt", "rep"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
-    std::array<std::string_view, kEngineKeys.size() + kEngineSwitches.size()> known{};
+    std::array<std::string_view, kEngineKeys.size() + kEngineSwitchKeys.size()> known{};
     std::copy(kEngineKeys.begin(), kEngineKeys.end(), known.begin());
-    std::transform(kEngineSwitches.begin(), kEngineSwitches.end(),
-                   known.begin() + kEngineKeys.size(),
-                   [](const EngineSwitch& sw) { return sw.key; });
+    std::copy(kEngineSwitchKeys.begin(), kEngineSwitchKeys.end(),
+              known.begin() + kEngineKeys.size());
     if (auto e = spec.reject_unknown(known)) return *e;
   } else if (auto e = spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;

@@ -2,8 +2,6 @@
 // Runs one named search algorithm on a state: the core that `duel search`,
 // `solve`, `table`, `bench` and the Python module's `duel.search` share, so
 // the same request gives the same search and the same error text.
-#include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -48,10 +46,7 @@ inline Result<search::EngineOptions> switched_options(const AlgoRequest& r) {
   if (r.switches.empty()) return options;
   const auto spec = Spec::parse("engine:" + r.switches);
   if (!spec) return fail(spec.error());
-  std::array<std::string_view, kEngineSwitches.size()> keys{};
-  std::transform(kEngineSwitches.begin(), kEngineSwitches.end(), keys.begin(),
-                 [](const EngineSwitch& sw) { return sw.key; });
-  if (auto e = spec->reject_unknown(keys)) return *e;
+  if (auto e = spec->reject_unknown(kEngineSwitchKeys)) return *e;
   if (auto e = apply_switches(*spec, options)) return *e;
   return options;
 }

@@ -4,6 +4,7 @@
 // both accept the same keys with the same errors (docs/engine.md lists what
 // each switch does and what it measured).
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -40,6 +41,13 @@ inline constexpr std::array<EngineSwitch, 20> kEngineSwitches = {{
     {"conth", &search::EngineOptions::continuation_history},
     {"fuh", &search::EngineOptions::follow_up_history},
 }};
+
+// The switches' keys alone, for the lists of keys a spec may name.
+inline constexpr auto kEngineSwitchKeys = [] {
+  std::array<std::string_view, kEngineSwitches.size()> keys{};
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = kEngineSwitches[i].key;
+  return keys;
+}();
 
 // Sets each switch `spec` names (0 or 1) in `options`; the others keep
 // their value. Keys that are not switches are left to the caller.

@@ -47,7 +47,7 @@ class SearchWorker {
         m_order(static_cast<std::size_t>(kMaxPly) + 1) {
     if constexpr (HasHistoryIndex<S>) {
       m_history.assign(S::kHistorySize, 0);
-      m_capture_history.assign(S::kHistorySize, 0);
+      if (m_options.capture_history) m_capture_history.assign(S::kHistorySize, 0);
       if (m_options.continuation_history) {
         m_continuation.assign(S::kHistorySize * S::kHistorySize, 0);
       }
@@ -414,13 +414,8 @@ class SearchWorker {
                       const std::vector<std::uint16_t>& order, std::size_t n, int depth) {
     if constexpr (HasTactics<S> && HasHistoryIndex<S>) {
       if (!m_options.capture_history) return;
-      const int bonus = gravity_bonus(depth);
-      for (std::size_t j = 0; j <= n; ++j) {
-        const Move& tried = moves[order[j]];
-        if (s.is_tactical(tried)) {
-          nudge_history(m_capture_history[S::history_index(tried)], j == n ? bonus : -bonus);
-        }
-      }
+      reward_tried(m_capture_history.data(), moves, order, n, depth,
+                   [&](const Move& m) { return s.is_tactical(m); });
     } else {
       (void)s, (void)moves, (void)order, (void)n, (void)depth;
     }
@@ -433,20 +428,29 @@ class SearchWorker {
                           const std::vector<std::uint16_t>& order, std::size_t n, int depth,
                           int ply) {
     if constexpr (HasHistoryIndex<S>) {
-      if (tactical(s, moves[order[n]])) return;
-      const int bonus = gravity_bonus(depth);
+      if ((m_continuation.empty() && m_follow_up.empty()) || tactical(s, moves[order[n]])) return;
       for (int* row :
            {continuation_at(m_continuation, ply, 1), continuation_at(m_follow_up, ply, 2)}) {
-        if (row == nullptr) continue;
-        for (std::size_t j = 0; j <= n; ++j) {
-          const Move& tried = moves[order[j]];
-          if (!tactical(s, tried)) {
-            nudge_history(row[S::history_index(tried)], j == n ? bonus : -bonus);
-          }
+        if (row != nullptr) {
+          reward_tried(row, moves, order, n, depth, [&](const Move& m) { return !tactical(s, m); });
         }
       }
     } else {
       (void)s, (void)moves, (void)order, (void)n, (void)depth, (void)ply;
+    }
+  }
+
+  // A history with gravity (`row`, by history index) learns from a cut-off
+  // by order[n]: a bonus to it and a malus to the moves tried before it,
+  // counting only the moves `kept` takes (captures, or quiet moves).
+  template <class Kept>
+  static void reward_tried(int* row, const typename S::Moves& moves,
+                           const std::vector<std::uint16_t>& order, std::size_t n, int depth,
+                           Kept kept) {
+    const int bonus = gravity_bonus(depth);
+    for (std::size_t j = 0; j <= n; ++j) {
+      const Move& tried = moves[order[j]];
+      if (kept(tried)) nudge_history(row[S::history_index(tried)], j == n ? bonus : -bonus);
     }
   }
 

@@ -375,6 +375,78 @@ TEST(MinichessPlayouts, Comp472) {
   random_playouts<Comp472State>(3, 30);
 }
 
+// ---------------------------------------------------------------------------
+// Moves that lose by force (search::HasForcedLoss): loss_plies(m) names them
+// before they are made, and playing them out agrees. In cs3243 a move that
+// leaves the mover's king attacked ends the game lost (1 ply); in comp472 the
+// opponent can then take the king (2 plies). Random games reach many such
+// moves (a random mover leaves its king en prise often).
+
+// The truth by playing: 1 when the move ends the game lost for the mover, 2
+// when it does not but some reply does, else 0.
+template <class S>
+int loss_by_play(const S& s, const Move m) {
+  const Value mover_lost = s.to_move() == Player::First ? -1 : 1;
+  const S child = s.result(m);
+  if (child.is_terminal()) return child.utility() == mover_lost ? 1 : 0;
+  Moves replies;
+  child.actions(replies);
+  for (const Move r : replies) {
+    const S after = child.result(r);
+    if (after.is_terminal() && after.utility() == mover_lost) return 2;
+  }
+  return 0;
+}
+
+template <class S>
+void expect_loss_plies_agree(std::uint64_t seed, int claimed) {
+  Rng rng(seed);
+  int seen = 0;
+  int moves_seen = 0;
+  for (int game = 0; game < 40; ++game) {
+    S s;
+    for (int ply = 0; ply < 120 && !s.is_terminal(); ++ply) {
+      Moves moves;
+      s.actions(moves);
+      for (const Move m : moves) {
+        const int truth = loss_by_play(s, m);
+        const int said = s.loss_plies(m);
+        // A claim is always true; the only losses it may leave unnamed are
+        // the ones its rule set does not look for (a mate in one in cs3243).
+        if (said != 0) EXPECT_EQ(said, truth) << s.to_text() << " " << s.move_text(m);
+        if (truth == claimed) EXPECT_EQ(said, claimed) << s.to_text() << " " << s.move_text(m);
+        seen += said != 0 ? 1 : 0;
+        ++moves_seen;
+      }
+      s = s.result(moves[rng.below(moves.size())]);
+    }
+  }
+  // Random games meet such moves all the time: the test saw some.
+  EXPECT_GT(seen, moves_seen / 50) << seen << " of " << moves_seen;
+}
+
+TEST(MinichessForcedLoss, Cs3243MovesThatLeaveTheKingAttackedLoseAtOnce) {
+  expect_loss_plies_agree<Cs3243State>(31, 1);
+}
+
+TEST(MinichessForcedLoss, Comp472MovesThatLeaveTheKingEnPriseLoseOnTheNextPly) {
+  expect_loss_plies_agree<Comp472State>(32, 2);
+}
+
+// Comp472's ten-turn clock ends the game before the king can be taken: a
+// move that leaves it en prise on the clock's last ply is a draw, not a loss.
+TEST(MinichessForcedLoss, Comp472ClockEndsTheGameBeforeTheKingIsTaken) {
+  const auto s = Comp472State{}.from_text("k3q/5/5/5/4K w - - 18 10");
+  ASSERT_TRUE(s.ok()) << s.error();
+  const auto m = s->parse_move("E1 E2");
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(s->loss_plies(*m), 2) << "one ply left on the clock: the queen takes the king";
+  const auto late = Comp472State{}.from_text("k3q/5/5/5/4K w - - 19 10");
+  ASSERT_TRUE(late.ok()) << late.error();
+  EXPECT_EQ(late->loss_plies(*m), 0) << "the move itself runs the clock out: a draw";
+  EXPECT_EQ(loss_by_play(*late, *m), 0);
+}
+
 TEST(MinichessHeuristics, E0) {
   EXPECT_EQ(E0{}(GardnerState()), 0);
   EXPECT_EQ(E0{}(at<Comp472State>("k4/2P2/5/5/4K w - - 0 1")), kE0Scale);

@@ -11,6 +11,7 @@
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/games/minichess/net_eval.hpp"
 #include "duel/search/engine.hpp"
+#include "duel/search/plain.hpp"
 
 namespace duel::games::minichess {
 namespace {
@@ -50,6 +51,33 @@ void expect_depth_search_ends(const std::string& fen, int depth) {
 // gauntlet). Quiescence now answers checks only near the horizon.
 TEST(MinichessSearch, Comp472QuiescenceChecksEnd) {
   expect_depth_search_ends<Comp472State>("k1bn1/1qpp1/5/1PPQ1/1NB1K w - - 6 4", 7);
+}
+
+// Moves that lose by force (search::HasForcedLoss) are not searched. CS3243,
+// White in check from the rook on e5: of its nine pseudo-legal moves only
+// Kd1 and Kd2 keep the king safe (Ke2 stays on the file; the rook on a1
+// cannot block), the other seven lose at once. A depth-1 search without
+// quiescence or table visits the root and those two children only; its
+// value and move are minimax's, which visits all nine.
+TEST(MinichessSearch, MovesThatLoseAtOnceAreNotSearched) {
+  const auto s = Cs3243State{}.from_text("k3r/p4/5/5/R3K w - - 0 1");
+  ASSERT_TRUE(s.ok()) << s.error();
+  Moves moves;
+  s->actions(moves);
+  ASSERT_EQ(moves.size(), 9U);
+  EXPECT_EQ(std::count_if(moves.begin(), moves.end(),
+                          [&](const Move m) { return s->loss_plies(m) == 0; }),
+            2);
+  search::EngineOptions options;
+  options.hash_mb = 0;
+  options.quiescence = false;
+  search::Engine<Cs3243State, E2> engine(E2{}, options);
+  const auto out = engine.search(*s, test_support::depth_limit(1));
+  EXPECT_EQ(out.stats.nodes(), 3U) << "the root and the two safe moves";
+  ASSERT_TRUE(out.best.has_value());
+  EXPECT_EQ(s->loss_plies(*out.best), 0) << s->move_text(*out.best);
+  const auto plain = search::minimax(*s, 1, E2{});
+  EXPECT_EQ(out.value, plain.value);
 }
 
 TEST(MinichessSearch, EveryRuleSetEndsAtDepthSeven) {

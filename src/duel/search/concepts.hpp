@@ -109,6 +109,20 @@ concept HasRepetitionDistance = HasRepetition<S> && requires(const S& s) {
   { s.repetition_distance() } -> std::convertible_to<int>;
 };
 
+// Optional: a game whose action list holds moves that lose by force can
+// name them before they are made: s.loss_plies(m) is 0 for a move that does
+// not, else the plies after which the mover has lost whatever follows (1:
+// the move itself loses, as seed 000's moves that leave the king attacked;
+// 2: the opponent's next move takes the king, as in seed 004's game). The
+// engine does not search such a move: its value, a loss that near, is below
+// every other move's but a faster loss, so it counts only where nothing
+// better is left (the legality check Stockfish makes on a pseudo-legal move
+// when it comes up, not when the list is made).
+template <class S>
+concept HasForcedLoss = requires(const S& s, const typename S::Move& m) {
+  { s.loss_plies(m) } -> std::convertible_to<int>;
+};
+
 // Optional: a game whose payoffs are only a win, a loss or a draw (one
 // point) can say so; the engine then prunes lines that cannot beat a
 // shorter win already found (mate-distance pruning).

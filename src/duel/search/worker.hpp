@@ -360,6 +360,17 @@ class SearchWorker {
     }
   }
 
+  // The plies after which `m` loses by force (HasForcedLoss); 0 when it
+  // does not or the game cannot tell.
+  [[nodiscard]] static int forced_loss(const S& s, const Move& m) {
+    if constexpr (HasForcedLoss<S>) {
+      return s.loss_plies(m);
+    } else {
+      (void)s, (void)m;
+      return 0;
+    }
+  }
+
   // Whether `m` is a threat the selective search treats as tactical
   // (EngineOptions::threats, HasThreats).
   [[nodiscard]] bool threatens(const S& s, const Move& m) const {
@@ -605,6 +616,11 @@ class SearchWorker {
     for (std::size_t n = 0; n < order.size(); ++n) {
       pick_next(order, scores, n);
       const auto& m = moves[order[n]];
+      // Not searched, as in negamax: a loss that near.
+      if (const int plies = forced_loss(s, m); plies > 0) {
+        best = std::max(best, loss_in(ply + plies));
+        continue;
+      }
       const S child = s.result(m);
       // A quiet move is here only to give check.
       if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
@@ -821,65 +837,83 @@ class SearchWorker {
     const Killers& killers = m_killers[static_cast<std::size_t>(ply)];
     Value best = -kInfinite;
     std::size_t best_index = 0;
+    std::size_t lost = 0;  // moves that lose by force, passed over (HasForcedLoss)
     for (std::size_t n = 0; n < order.size(); ++n) {
       pick_next(order, scores, n);
       const std::size_t i = order[n];
       if (excluded == i + 1) continue;
-      const S child = s.result(moves[i]);
-      // The child probes the table first thing, unless it is a horizon node.
-      if (m_options.hash_mb > 0 && depth > 1) m_tt.prefetch(child.key());
-      if constexpr (HasHistoryIndex<S>) {
-        m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
-      }
-      int next = depth - 1;
-      int reduction = 0;
-      if constexpr (HasTactics<S>) {
-        const bool gives_check = !child.may_stand_pat();
-        // A threat (HasThreats) is searched like a capture: not pruned, not reduced.
-        const bool quiet = !s.is_tactical(moves[i]) && !threatens(s, moves[i]);
-        // Late move pruning: near the horizon, away from the principal
-        // variation, quiet moves past the first 3 + depth^2 are not searched.
-        if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
-            n >= static_cast<std::size_t>(3 + depth * depth) && !gives_check && quiet &&
-            !is_proven(best)) {
-          ++m_inexact;
-          continue;
+      // The move's place among those the search took up.
+      const std::size_t k = n - lost;
+      Value v;
+      const int plies = forced_loss(s, moves[i]);
+      if (plies > 0 && (plies <= depth || m_options.quiescence)) {
+        // Known without a search (HasForcedLoss): a loss that near is below
+        // every other value but a faster loss, so it is the node's value
+        // only when nothing better is found. Taken where the search would
+        // have seen the loss itself (within the depth, or by quiescence:
+        // the opponent's winning move is a capture), so a fixed-depth value
+        // without quiescence stays minimax's.
+        ++lost;
+        v = loss_in(ply + plies);
+        m_pv.clear(ply + 1);  // no line below it for m_pv.update to copy
+      } else {
+        const S child = s.result(moves[i]);
+        // The child probes the table first thing, unless it is a horizon node.
+        if (m_options.hash_mb > 0 && depth > 1) m_tt.prefetch(child.key());
+        if constexpr (HasHistoryIndex<S>) {
+          m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
         }
-        // Futility and exchange pruning: near the horizon, away from the
-        // principal variation, once a move has been searched.
-        if (prunable && n > 0 && !gives_check && !is_proven(best)) {
-          if (move_futility && quiet && static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
+        int next = depth - 1;
+        int reduction = 0;
+        if constexpr (HasTactics<S>) {
+          const bool gives_check = !child.may_stand_pat();
+          // A threat (HasThreats) is searched like a capture: not pruned, not reduced.
+          const bool quiet = !s.is_tactical(moves[i]) && !threatens(s, moves[i]);
+          // Late move pruning: near the horizon, away from the principal
+          // variation, quiet moves past the first 3 + depth^2 are not searched.
+          if (m_options.late_pruning && !pv_node && !in_check && depth <= 3 &&
+              k >= static_cast<std::size_t>(3 + depth * depth) && !gives_check && quiet &&
+              !is_proven(best)) {
             ++m_inexact;
             continue;
           }
-          if constexpr (HasExchange<S>) {
-            if (m_options.exchange_pruning && depth <= kExchangePruneDepth &&
-                !s.see_ge(moves[i], quiet ? -25 * depth * depth : -100 * depth)) {
+          // Futility and exchange pruning: near the horizon, away from the
+          // principal variation, once a move has been searched.
+          if (prunable && k > 0 && !gives_check && !is_proven(best)) {
+            if (move_futility && quiet &&
+                static_eval + futility_margin * (1 + 2 * depth) <= alpha) {
               ++m_inexact;
               continue;
             }
+            if constexpr (HasExchange<S>) {
+              if (m_options.exchange_pruning && depth <= kExchangePruneDepth &&
+                  !s.see_ge(moves[i], quiet ? -25 * depth * depth : -100 * depth)) {
+                ++m_inexact;
+                continue;
+              }
+            }
+          }
+          if ((gives_check && m_options.extensions) || (singular && tt_move == i + 1)) {
+            if (ply < 2 * m_root_depth) ++next;
+          }
+          if (m_options.reductions && depth >= 3 && k >= 3 && !in_check && !gives_check && quiet &&
+              !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
+            reduction =
+                m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
+            if (beta - alpha > 1) --reduction;
+            reduction = std::clamp(reduction, 0, next - 1);
           }
         }
-        if ((gives_check && m_options.extensions) || (singular && tt_move == i + 1)) {
-          if (ply < 2 * m_root_depth) ++next;
-        }
-        if (m_options.reductions && depth >= 3 && n >= 3 && !in_check && !gives_check && quiet &&
-            !(killers.count > 0 && (moves[i] == killers.first || moves[i] == killers.second))) {
-          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(n, kLmrSize - 1)];
-          if (beta - alpha > 1) --reduction;
-          reduction = std::clamp(reduction, 0, next - 1);
-        }
-      }
-      Value v;
-      if (n == 0) {
-        v = child_value(child, s.to_move(), next, ply, alpha, beta);
-      } else {
-        v = child_value(child, s.to_move(), next - reduction, ply, alpha, alpha + 1);
-        if (reduction > 0 && v > alpha && !m_stop.stopped()) {
-          v = child_value(child, s.to_move(), next, ply, alpha, alpha + 1);
-        }
-        if (v > alpha && v < beta && !m_stop.stopped()) {
+        if (k == 0) {
           v = child_value(child, s.to_move(), next, ply, alpha, beta);
+        } else {
+          v = child_value(child, s.to_move(), next - reduction, ply, alpha, alpha + 1);
+          if (reduction > 0 && v > alpha && !m_stop.stopped()) {
+            v = child_value(child, s.to_move(), next, ply, alpha, alpha + 1);
+          }
+          if (v > alpha && v < beta && !m_stop.stopped()) {
+            v = child_value(child, s.to_move(), next, ply, alpha, beta);
+          }
         }
       }
       if (m_stop.stopped()) return 0;
@@ -891,7 +925,7 @@ class SearchWorker {
           m_pv.update(ply, moves[i]);
           if (ply == 0) m_root_best = moves[i];
           if (v >= beta) {
-            m_stats.cutoff(depth, n == 0, tt_move != 0);
+            m_stats.cutoff(depth, k == 0, tt_move != 0);
             if (m_options.ordering) learn_cutoff(s, moves, order, n, depth, ply);
             break;
           }

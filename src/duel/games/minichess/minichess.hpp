@@ -106,6 +106,20 @@ class State {
     if (is_tactical(m) || m_pos.piece_on(m.from()) != Piece::Pawn) return false;
     return relative_rank(m_pos.to_move(), m.to()) == kRanks - 2;
   }
+  // Moves that lose by force (search::HasForcedLoss): in cs3243 a move that
+  // leaves the mover's king attacked loses at once (ExposedKing); in comp472
+  // the opponent takes that king on the next ply (KingCaptured), unless the
+  // move takes the enemy king first or the draw clock ends the game before.
+  [[nodiscard]] int loss_plies(const Move& m) const noexcept
+      requires(Rules::kMoveRule != MoveRule::Legal) {
+    if (m_pos.is_safe(m)) return 0;
+    if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
+      return 1;
+    } else {
+      if (m_pos.piece_on(m.to()) == Piece::King) return 0;
+      return m_pos.play(m).clock() >= m_limit ? 0 : 2;
+    }
+  }
   // Static exchange evaluation of a capture (search::HasExchange).
   [[nodiscard]] bool see_ge(const Move& m, int threshold) const noexcept {
     return m_pos.see_ge(m, threshold);
@@ -382,6 +396,8 @@ static_assert(search::HasTactics<GardnerState>);
 static_assert(search::HasExchange<GardnerState>);
 static_assert(search::HasNullMove<GardnerState>);
 static_assert(search::WinLossDraw<GardnerState>);
+static_assert(search::HasForcedLoss<Cs3243State> && search::HasForcedLoss<Comp472State> &&
+              !search::HasForcedLoss<GardnerState>);
 
 }  // namespace duel::games::minichess
 

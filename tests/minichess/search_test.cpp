@@ -243,7 +243,7 @@ TEST(MinichessSearch, SingularExtensionChangesTheTree) {
 }
 
 // The cut-off statistics by depth left add up to the totals, and every
-// ordering switch (chist, conth, fuh, cm, hg, osee) leaves a legal move and
+// ordering switch (chist, conth, fuh, cm, hg, osee, oseq) leaves a legal move and
 // counts its cut-offs the same way.
 TEST(MinichessSearch, CutoffsByDepthAddUp) {
   const auto root = GardnerState{}.from_text(std::string(Gardner::kStartFen));
@@ -255,6 +255,7 @@ TEST(MinichessSearch, CutoffsByDepthAddUp) {
     if (variant == 1) {
       options.capture_history = options.continuation_history = options.follow_up_history = true;
       options.countermove = options.history_gravity = options.order_see = true;
+      options.order_see_quiet = true;
     }
     search::Engine<GardnerState, N1> engine(N1{}, options);
     const auto out = engine.search(*root, test_support::depth_limit(8));

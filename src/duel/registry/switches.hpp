@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 20> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 21> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -29,6 +29,7 @@ inline constexpr std::array<EngineSwitch, 20> kEngineSwitches = {{
     {"qtt", &search::EngineOptions::quiesce_table},
     {"qsee", &search::EngineOptions::quiesce_see},
     {"osee", &search::EngineOptions::order_see},
+    {"oseq", &search::EngineOptions::order_see_quiet},
     {"cm", &search::EngineOptions::countermove},
     {"hg", &search::EngineOptions::history_gravity},
     {"iir", &search::EngineOptions::iir},

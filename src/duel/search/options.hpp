@@ -49,6 +49,10 @@ struct EngineOptions {
   // Move ordering: a capture that loses material by static exchange
   // (HasExchange) is searched after the killers and quiet moves.
   bool order_see = false;
+  // Move ordering: a quiet move whose piece can be taken for less than it
+  // is worth on its new square (static exchange below 0, HasExchange) is
+  // searched after the other quiet moves (still before losing captures).
+  bool order_see_quiet = false;
   // Move ordering: the move that last refuted the opponent's previous move
   // (its "countermove", HasHistoryIndex) is searched right after the killers.
   bool countermove = false;

@@ -319,6 +319,13 @@ class SearchWorker {
             if (own != nullptr) score += own[at];
           }
         }
+        if constexpr (HasExchange<S> && HasTactics<S>) {
+          // A quiet move that loses its piece by static exchange goes below
+          // every other quiet move, killers too, above the losing captures.
+          if (m_options.order_see_quiet && !s.is_tactical(moves[i]) && !s.see_ge(moves[i], 0)) {
+            score -= 1 << 19;
+          }
+        }
       }
       if (tt_move == i + 1) score = 1 << 30;
       scores[i] = score;

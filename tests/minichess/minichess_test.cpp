@@ -375,6 +375,22 @@ TEST(MinichessPlayouts, Comp472) {
   random_playouts<Comp472State>(3, 30);
 }
 
+// Calls fn(s, moves) at every position of `games` seeded random games (at
+// most `plies` plies each), the moves being s's actions.
+template <class S, class Fn>
+void each_random_position(std::uint64_t seed, int games, int plies, Fn fn) {
+  Rng rng(seed);
+  for (int game = 0; game < games; ++game) {
+    S s;
+    for (int ply = 0; ply < plies && !s.is_terminal(); ++ply) {
+      Moves moves;
+      s.actions(moves);
+      fn(s, moves);
+      s = s.result(moves[rng.below(moves.size())]);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Moves that lose by force (search::HasForcedLoss): loss_plies(m) names them
 // before they are made, and playing them out agrees. In cs3243 a move that
@@ -400,27 +416,20 @@ int loss_by_play(const S& s, const Move m) {
 
 template <class S>
 void expect_loss_plies_agree(std::uint64_t seed, int claimed) {
-  Rng rng(seed);
   int seen = 0;
   int moves_seen = 0;
-  for (int game = 0; game < 40; ++game) {
-    S s;
-    for (int ply = 0; ply < 120 && !s.is_terminal(); ++ply) {
-      Moves moves;
-      s.actions(moves);
-      for (const Move m : moves) {
-        const int truth = loss_by_play(s, m);
-        const int said = s.loss_plies(m);
-        // A claim is always true; the only losses it may leave unnamed are
-        // the ones its rule set does not look for (a mate in one in cs3243).
-        if (said != 0) EXPECT_EQ(said, truth) << s.to_text() << " " << s.move_text(m);
-        if (truth == claimed) EXPECT_EQ(said, claimed) << s.to_text() << " " << s.move_text(m);
-        seen += said != 0 ? 1 : 0;
-        ++moves_seen;
-      }
-      s = s.result(moves[rng.below(moves.size())]);
+  each_random_position<S>(seed, 40, 120, [&](const S& s, const Moves& moves) {
+    for (const Move m : moves) {
+      const int truth = loss_by_play(s, m);
+      const int said = s.loss_plies(m);
+      // A claim is always true; the only losses it may leave unnamed are
+      // the ones its rule set does not look for (a mate in one in cs3243).
+      if (said != 0) EXPECT_EQ(said, truth) << s.to_text() << " " << s.move_text(m);
+      if (truth == claimed) EXPECT_EQ(said, claimed) << s.to_text() << " " << s.move_text(m);
+      seen += said != 0 ? 1 : 0;
+      ++moves_seen;
     }
-  }
+  });
   // Random games meet such moves all the time: the test saw some.
   EXPECT_GT(seen, moves_seen / 50) << seen << " of " << moves_seen;
 }
@@ -535,23 +544,16 @@ TEST(MinichessSee, AKingRecapturesOnlyAnUndefendedSquare) {
 
 TEST(MinichessSee, EveryCaptureOfRandomGamesAgreesWithItsOwnThresholds) {
   // see_ge is monotone in the threshold: true at t implies true below t.
-  Rng rng(11);
-  for (int game = 0; game < 40; ++game) {
-    GardnerState s;
-    for (int ply = 0; ply < 40 && !s.is_terminal(); ++ply) {
-      Moves moves;
-      s.actions(moves);
-      for (const Move m : moves) {
-        if (!s.is_tactical(m)) continue;
-        for (int t = -1000; t <= 1000; t += 100) {
-          if (s.see_ge(m, t)) {
-            EXPECT_TRUE(s.see_ge(m, t - 100)) << s.to_text() << " " << s.move_text(m);
-          }
+  each_random_position<GardnerState>(11, 40, 40, [](const GardnerState& s, const Moves& moves) {
+    for (const Move m : moves) {
+      if (!s.is_tactical(m)) continue;
+      for (int t = -1000; t <= 1000; t += 100) {
+        if (s.see_ge(m, t)) {
+          EXPECT_TRUE(s.see_ge(m, t - 100)) << s.to_text() << " " << s.move_text(m);
         }
       }
-      s = s.result(moves[rng.below(moves.size())]);
     }
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -319,13 +319,6 @@ class SearchWorker {
             if (own != nullptr) score += own[at];
           }
         }
-        if constexpr (HasExchange<S> && HasTactics<S>) {
-          // A quiet move that loses its piece by static exchange goes below
-          // every other quiet move, killers too, above the losing captures.
-          if (m_options.order_see_quiet && !s.is_tactical(moves[i]) && !s.see_ge(moves[i], 0)) {
-            score -= 1 << 19;
-          }
-        }
       }
       if (tt_move == i + 1) score = 1 << 30;
       scores[i] = score;
@@ -510,6 +503,33 @@ class SearchWorker {
       if (scores[order[j]] > scores[order[pick]]) pick = j;
     }
     std::swap(order[n], order[pick]);
+  }
+
+  // `oseq` (HasExchange): the move just picked for order[n] is kept unless
+  // it is a quiet move that loses its piece by static exchange; such a move
+  // goes below every other quiet move, killers too (above the losing
+  // captures), and the next best is picked in its place. Asked when a quiet
+  // move comes up, not when the list is scored: most nodes cut off before
+  // their quiet moves. The order is the one scoring them all up front gives.
+  template <class Moves>
+  static void demote_losing_quiet(const S& s, const Moves& moves, std::vector<std::uint16_t>& order,
+                                  std::vector<int>& scores, std::size_t n) {
+    if constexpr (HasExchange<S> && HasTactics<S>) {
+      // Quiet moves score within +-(1 << 18) (killers, countermove and the
+      // histories add up to under 150,000), a demoted one below -(1 << 18);
+      // the table's move scores 1 << 30 and is never demoted.
+      for (;;) {
+        const std::size_t i = order[n];
+        if (scores[i] < -(1 << 18) || scores[i] >= (1 << 30) || s.is_tactical(moves[i]) ||
+            s.see_ge(moves[i], 0)) {
+          return;
+        }
+        scores[i] -= 1 << 19;
+        pick_next(order, scores, n);
+      }
+    } else {
+      (void)s, (void)moves, (void)order, (void)scores, (void)n;
+    }
   }
 
   // The table's answer for a node searched `depth` plies deep (0 in
@@ -847,6 +867,8 @@ class SearchWorker {
     std::size_t lost = 0;  // moves that lose by force, passed over (HasForcedLoss)
     for (std::size_t n = 0; n < order.size(); ++n) {
       pick_next(order, scores, n);
+      if (m_options.order_see_quiet && m_options.ordering)
+        demote_losing_quiet(s, moves, order, scores, n);
       const std::size_t i = order[n];
       if (excluded == i + 1) continue;
       // The move's place among those the search took up.

@@ -510,7 +510,8 @@ class SearchWorker {
   // goes below every other quiet move, killers too (above the losing
   // captures), and the next best is picked in its place. Asked when a quiet
   // move comes up, not when the list is scored: most nodes cut off before
-  // their quiet moves. The order is the one scoring them all up front gives.
+  // their quiet moves. The order is the one scoring them all up front gives,
+  // up to ties between equal scores (pick_next's swaps differ).
   template <class Moves>
   static void demote_losing_quiet(const S& s, const Moves& moves, std::vector<std::uint16_t>& order,
                                   std::vector<int>& scores, std::size_t n) {

@@ -391,6 +391,48 @@ void each_random_position(std::uint64_t seed, int games, int plies, Fn fn) {
   }
 }
 
+// Legal moves skip the king-safety test for pieces that are not pinned when
+// the king is not in check: the same moves, in the same order, as testing
+// every pseudo-legal move, and has_safe_move agrees (random games walk into
+// checks and pins often on 5x5).
+TEST(MinichessLegality, SafeMovesAreThePseudoLegalMovesThatKeepTheKingSafe) {
+  int pinned_seen = 0;
+  each_random_position<GardnerState>(17, 60, 120, [&](const GardnerState& s, const Moves& moves) {
+    const auto& p = s.position();
+    Moves pseudo;
+    p.pseudo_moves(pseudo);
+    Moves expected;
+    for (const Move m : pseudo) {
+      if (p.is_safe(m)) expected.push_back(m);
+    }
+    Moves safe;
+    p.safe_moves(safe);
+    ASSERT_EQ(std::vector<Move>(safe.begin(), safe.end()),
+              std::vector<Move>(expected.begin(), expected.end()))
+        << s.to_text();
+    EXPECT_EQ(p.has_safe_move(), !expected.empty()) << s.to_text();
+    if (!s.is_terminal()) {
+      EXPECT_EQ(moves.size(), expected.size()) << s.to_text();
+    }
+    const auto king = p.pieces(s.to_move(), Piece::King);
+    if (king != 0 && p.pinned(lowest(king)) != 0) ++pinned_seen;
+  });
+  EXPECT_GT(pinned_seen, 50);  // the walk reaches pins, so the shortcut is tested
+}
+
+TEST(MinichessLegality, APinnedRookMovesOnlyAlongThePin) {
+  // The white rook on e2 stands between its king on e1 and the black rook
+  // on e5: it may go up the file (e3, e4, take on e5), not across it.
+  const GardnerState s = at<GardnerState>("k3r/5/5/4R/4K w - - 0 1");
+  EXPECT_EQ(s.position().pinned(square(4, 0)), bit(square(4, 1)));
+  Moves moves;
+  s.actions(moves);
+  std::vector<std::string> got;
+  for (const Move m : moves) got.push_back(s.move_text(m));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{"e1d1", "e1d2", "e2e3", "e2e4", "e2e5"}));
+}
+
 // ---------------------------------------------------------------------------
 // Moves that lose by force (search::HasForcedLoss): loss_plies(m) names them
 // before they are made, and playing them out agrees. In cs3243 a move that
@@ -424,8 +466,12 @@ void expect_loss_plies_agree(std::uint64_t seed, int claimed) {
       const int said = s.loss_plies(m);
       // A claim is always true; the only losses it may leave unnamed are
       // the ones its rule set does not look for (a mate in one in cs3243).
-      if (said != 0) EXPECT_EQ(said, truth) << s.to_text() << " " << s.move_text(m);
-      if (truth == claimed) EXPECT_EQ(said, claimed) << s.to_text() << " " << s.move_text(m);
+      if (said != 0) {
+        EXPECT_EQ(said, truth) << s.to_text() << " " << s.move_text(m);
+      }
+      if (truth == claimed) {
+        EXPECT_EQ(said, claimed) << s.to_text() << " " << s.move_text(m);
+      }
       seen += said != 0 ? 1 : 0;
       ++moves_seen;
     }

@@ -288,23 +288,17 @@ Ending State<Rules>::ending() const noexcept {
     if (repetitions() >= 2) return Ending::Repetition;
   } else if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
     if (m_pos.exposed()) return Ending::ExposedKing;
-    Moves moves;
-    m_pos.pseudo_moves(moves);
-    if (moves.empty()) return Ending::NoMoves;
-    bool safe = false;
-    for (const Move m : moves) {
-      if (m_pos.is_safe(m)) {
-        safe = true;
-        break;
-      }
-    }
+    bool any = false;
+    const bool safe = m_pos.visit_pseudo_moves([&](Move m) {
+      any = true;
+      return m_pos.is_safe(m);
+    });
+    if (!any) return Ending::NoMoves;
     if (!safe) return Ending::NoSafeMove;
     if (clock_out) return Ending::DrawClock;
   } else {
     if (!m_pos.has_king(m_pos.to_move())) return Ending::KingCaptured;
-    Moves moves;
-    m_pos.pseudo_moves(moves);
-    if (moves.empty()) return Ending::NoMoves;
+    if (!m_pos.has_pseudo_move()) return Ending::NoMoves;
     if (clock_out) return Ending::DrawClock;
   }
   return Ending::None;

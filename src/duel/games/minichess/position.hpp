@@ -62,26 +62,43 @@ class Position {
 
   // Step 2. Moves.
   // Every pseudo-legal move of the side to move (king safety ignored).
-  void pseudo_moves(Moves& out) const noexcept;
+  void pseudo_moves(Moves& out) const noexcept {
+    out.clear();
+    visit_pseudo_moves([&out](Move m) {
+      out.push_back(m);
+      return false;
+    });
+  }
+  // Calls `stop(m)` on each pseudo-legal move in pseudo_moves' order until
+  // it returns true; whether it did. The game's end tests ask only for a
+  // first move of a kind, usually the first one generated.
+  template <class F>
+  bool visit_pseudo_moves(F&& stop) const noexcept;
+  [[nodiscard]] bool has_pseudo_move() const noexcept {
+    return visit_pseudo_moves([](Move) { return true; });
+  }
   // Whether the mover's king is safe after the pseudo-legal move `m` (true
   // when the mover has no king).
   [[nodiscard]] bool is_safe(Move m) const noexcept;
   // The pseudo-legal moves that keep the mover's king safe.
+  // Out of check, a move of a piece other than the king that is not pinned
+  // to it keeps the king safe (no en passant here): only the king's moves
+  // and the pinned pieces' are tested. The same moves in the same order as
+  // testing every one.
   void safe_moves(Moves& out) const noexcept {
-    pseudo_moves(out);
-    std::size_t n = 0;
-    for (const Move m : out) {
-      if (is_safe(m)) out[n++] = m;
-    }
-    out.resize(n);
+    out.clear();
+    const Bitboard king = pieces(m_to_move, Piece::King);
+    const Bitboard test = king == 0 ? 0 : in_check() ? kAll : king | pinned(lowest(king));
+    visit_pseudo_moves([this, &out, test](Move m) {
+      if ((bit(m.from()) & test) == 0 || is_safe(m)) out.push_back(m);
+      return false;
+    });
   }
+  // The mover's pieces that stand alone between its king on `ksq` and an
+  // enemy slider aiming at it.
+  [[nodiscard]] Bitboard pinned(int ksq) const noexcept;
   [[nodiscard]] bool has_safe_move() const noexcept {
-    Moves moves;
-    pseudo_moves(moves);
-    for (const Move m : moves) {
-      if (is_safe(m)) return true;
-    }
-    return false;
+    return visit_pseudo_moves([this](Move m) { return is_safe(m); });
   }
   // The position after the pseudo-legal move `m` (copy-make).
   [[nodiscard]] Position play(Move m) const noexcept;
@@ -194,8 +211,8 @@ bool Position<Rules>::see_ge(Move m, int threshold) const noexcept {
 }
 
 template <class Rules>
-void Position<Rules>::pseudo_moves(Moves& out) const noexcept {
-  out.clear();
+template <class F>
+bool Position<Rules>::visit_pseudo_moves(F&& stop) const noexcept {
   const int us = index(m_to_move);
   const Bitboard own = m_side[us];
   const Bitboard theirs = m_side[us ^ 1];
@@ -213,35 +230,66 @@ void Position<Rules>::pseudo_moves(Moves& out) const noexcept {
       if constexpr (Rules::kPromotions != 0) {
         if ((bit(sq) & last_rank) != 0) {
           for (const Piece p : {Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight}) {
-            if ((Rules::kPromotions >> type_index(p)) & 1U) out.push_back(Move(from, sq, p));
+            if (((Rules::kPromotions >> type_index(p)) & 1U) != 0 && stop(Move(from, sq, p))) {
+              return true;
+            }
           }
           continue;
         }
       }
-      out.push_back(Move(from, sq));
+      if (stop(Move(from, sq))) return true;
     }
   }
   // Step 2. Pieces, by attack sets.
   const auto add = [&](int from, Bitboard to) {
-    for (to &= targets; to != 0; to &= to - 1) out.push_back(Move(from, lowest(to)));
+    for (to &= targets; to != 0; to &= to - 1) {
+      if (stop(Move(from, lowest(to)))) return true;
+    }
+    return false;
   };
   for (Bitboard b = own & m_type[type_index(Piece::Knight)]; b != 0; b &= b - 1) {
-    add(lowest(b), kKnightAttacks[lowest(b)]);
+    if (add(lowest(b), kKnightAttacks[lowest(b)])) return true;
   }
   for (Bitboard b = own & m_type[type_index(Piece::Bishop)]; b != 0; b &= b - 1) {
-    add(lowest(b), bishop_attacks(lowest(b), occ));
+    if (add(lowest(b), bishop_attacks(lowest(b), occ))) return true;
   }
   if constexpr (Rules::kRooks) {
     for (Bitboard b = own & m_type[type_index(Piece::Rook)]; b != 0; b &= b - 1) {
-      add(lowest(b), rook_attacks(lowest(b), occ));
+      if (add(lowest(b), rook_attacks(lowest(b), occ))) return true;
     }
   }
   for (Bitboard b = own & m_type[type_index(Piece::Queen)]; b != 0; b &= b - 1) {
-    add(lowest(b), bishop_attacks(lowest(b), occ) | rook_attacks(lowest(b), occ));
+    if (add(lowest(b), bishop_attacks(lowest(b), occ) | rook_attacks(lowest(b), occ))) return true;
   }
   for (Bitboard b = own & m_type[type_index(Piece::King)]; b != 0; b &= b - 1) {
-    add(lowest(b), kKingAttacks[lowest(b)]);
+    if (add(lowest(b), kKingAttacks[lowest(b)])) return true;
   }
+  return false;
+}
+
+template <class Rules>
+Bitboard Position<Rules>::pinned(int ksq) const noexcept {
+  const Bitboard theirs = m_side[index(other(m_to_move))];
+  const Bitboard queens = m_type[type_index(Piece::Queen)];
+  const Bitboard straight = m_type[type_index(Piece::Rook)] | queens;
+  const Bitboard diagonal = m_type[type_index(Piece::Bishop)] | queens;
+  const Bitboard occ = occupied();
+  const Bitboard own = m_side[index(m_to_move)];
+  Bitboard result = 0;
+  // Step 1. Each slider on a line with the king, the empty board's lines.
+  const auto check = [&](Bitboard snipers, auto attacks) {
+    for (; snipers != 0; snipers &= snipers - 1) {
+      const int sq = lowest(snipers);
+      const Bitboard between = attacks(ksq, bit(sq)) & attacks(sq, bit(ksq)) & occ;
+      // Step 2. Pinned when exactly one piece stands between, and it is ours.
+      if (between != 0 && (between & (between - 1)) == 0 && (between & own) != 0) {
+        result |= between;
+      }
+    }
+  };
+  check(rook_attacks(ksq, 0) & straight & theirs, rook_attacks);
+  check(bishop_attacks(ksq, 0) & diagonal & theirs, bishop_attacks);
+  return result;
 }
 
 template <class Rules>

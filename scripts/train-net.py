@@ -23,6 +23,11 @@ test; the build does not need them).
   scripts/train-net.py --positions P.jsonl [--positions ...] --rules gardner
       [--out src/duel/games/minichess/n1_weights.hpp] [--hidden 64]
       [--epochs 30] [--score-weight 0.5] [--k 0.0038] [--seed 1]
+      [--init src/duel/games/minichess/n1_weights.hpp]
+
+--init starts from the rule set's block of an existing weights file (its
+--hidden must match) instead of random weights: a further round on new
+games keeps what the earlier rounds' games taught.
 """
 import argparse
 import json
@@ -174,6 +179,29 @@ def block(rules: str, net, about: list[str], checks: list[tuple[str, float]]) ->
     return text
 
 
+def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
+    """The rule set's weights in an n1_weights.hpp: w1, b1, w2, b2, w3, b3, flat."""
+    m = re.search(rf"^// BEGIN {re.escape(rules)}\n(.*?)^// END {re.escape(rules)}\n",
+                  text, re.S | re.M)
+    if m is None:
+        raise ValueError(f"no block for {rules}")
+    net = re.search(r"kNet<\w+> = \{(.*?)^\};", m.group(1), re.S | re.M)
+    shape = re.search(r"Net<(\d+)> kNet", m.group(1))
+    if net is None or shape is None:
+        raise ValueError(f"the {rules} block holds no network")
+    if int(shape.group(1)) != hidden:
+        raise ValueError(f"the {rules} block has {shape.group(1)} units, --hidden is {hidden}")
+    values = [float(v) for v in re.findall(r"(-?[0-9][0-9.eE+-]*)f,", net.group(1))]
+    sizes = [INPUTS * hidden, hidden, HIDDEN2 * 2 * hidden, HIDDEN2, HIDDEN2, 1]
+    if len(values) != sum(sizes):
+        raise ValueError(f"the {rules} block holds {len(values)} weights, not {sum(sizes)}")
+    parts, at = [], 0
+    for n in sizes:
+        parts.append(values[at:at + n])
+        at += n
+    return parts
+
+
 def header(old: str, rules: str, new_block: str) -> str:
     """n1_weights.hpp with `new_block` in place of the rule set's old one."""
     blocks = {m.group(1): m.group(0)
@@ -212,11 +240,21 @@ def main() -> None:
     p.add_argument("--k", type=float, default=0.0038)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--init")
     a = p.parse_args()
     if not 0.0 <= a.score_weight <= 1.0:
         die("--score-weight must be in [0, 1]")
     if a.hidden < 1 or a.hidden > 512 or a.epochs < 0 or a.batch < 1 or a.k <= 0:
         die("--hidden 1..512, --epochs >= 0, --batch >= 1, --k > 0")
+    start = None
+    if a.init:
+        try:
+            with open(a.init, encoding="utf-8") as f:
+                start = read_block(f.read(), a.rules, a.hidden)
+        except OSError as e:
+            die(f"--init: cannot read {a.init}: {e.strerror}")
+        except ValueError as e:
+            die(f"--init {a.init}: {e}")
     try:
         import numpy as np
         import torch
@@ -245,6 +283,15 @@ def main() -> None:
     net = Net(a.hidden)
     with torch.no_grad():
         net.w1.weight.mul_(0.1)
+        if start is not None:
+            w1, b1, w2, b2, w3, b3 = start
+            net.w1.weight[:INPUTS] = torch.tensor(w1).reshape(INPUTS, a.hidden)
+            net.w1.weight[INPUTS] = 0.0  # the padding row
+            net.b1.copy_(torch.tensor(b1))
+            net.w2.weight.copy_(torch.tensor(w2).reshape(HIDDEN2, 2 * a.hidden))
+            net.w2.bias.copy_(torch.tensor(b2))
+            net.w3.weight.copy_(torch.tensor(w3).reshape(1, HIDDEN2))
+            net.w3.bias.fill_(b3[0])
     train = np.flatnonzero(~held)
     valid = np.flatnonzero(held)
     t_stm, t_oth = torch.from_numpy(stm), torch.from_numpy(oth)
@@ -282,7 +329,8 @@ def main() -> None:
     about = [f"Written by: scripts/train-net.py --rules {a.rules} " +
              " ".join(f"--positions {os.path.basename(x)}" for x in a.positions) +
              f" --hidden {a.hidden} --epochs {a.epochs} --batch {a.batch} --rate {a.rate:g}"
-             f" --score-weight {a.score_weight:g} --k {a.k:g} --seed {a.seed}",
+             f" --score-weight {a.score_weight:g} --k {a.k:g} --seed {a.seed}" +
+             (f" --init {os.path.basename(a.init)}" if a.init else ""),
              f"Data: {len(train)} positions fitted, {len(valid)} held out",
              f"Fit: MSE fitted {fitted:.6f}, held out {held_out:.6f} (targets of held-out "
              "positions: the results)"]

@@ -106,6 +106,33 @@ def test_training_writes_a_block_with_the_networks_checks(tmp_path):
     assert "held out" in r.stderr
 
 
+def net_block(text: str) -> str:
+    return text[text.index("kNet<Gardner> = {"):text.index("kCheck<Gardner>")]
+
+
+@needs_torch
+def test_init_starts_from_a_files_weights(tmp_path):
+    positions = positions_file(tmp_path)
+    first, again = tmp_path / "first.hpp", tmp_path / "again.hpp"
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "8", "--epochs", "2",
+            "--out", str(first))
+    assert r.returncode == 0, r.stderr
+    # No epochs from a file's weights: the same network, written again.
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "8", "--epochs", "0",
+            "--init", str(first), "--out", str(again))
+    assert r.returncode == 0, r.stderr
+    assert net_block(again.read_text()) == net_block(first.read_text())
+    assert train_net.read_block(first.read_text(), "gardner", 8)[5] != [0.0]
+    # A block of another size, or none for the rule set: one line, status 2.
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "16", "--init", str(first))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "8 units" in r.stderr, r.stderr
+    r = run("--positions", positions, "--rules", "minichess-comp472", "--hidden", "8",
+            "--init", str(first))
+    assert r.returncode == 2 and "no block for minichess-comp472" in r.stderr, r.stderr
+    r = run("--positions", positions, "--rules", "gardner", "--init", str(tmp_path / "none.hpp"))
+    assert r.returncode == 2 and "cannot read" in r.stderr, r.stderr
+
+
 @needs_torch
 def test_bad_input_is_one_line_and_status_2(tmp_path):
     bad = tmp_path / "bad.jsonl"

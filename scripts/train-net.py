@@ -179,14 +179,19 @@ def block(rules: str, net, about: list[str], checks: list[tuple[str, float]]) ->
     return text
 
 
+def blocks_of(text: str) -> dict[str, str]:
+    """An n1_weights.hpp's blocks by rule set, each from its BEGIN line to its END line."""
+    return {m.group(1): m.group(0)
+            for m in re.finditer(r"^// BEGIN (\S+)\n.*?^// END \1\n", text, re.S | re.M)}
+
+
 def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
     """The rule set's weights in an n1_weights.hpp: w1, b1, w2, b2, w3, b3, flat."""
-    m = re.search(rf"^// BEGIN {re.escape(rules)}\n(.*?)^// END {re.escape(rules)}\n",
-                  text, re.S | re.M)
-    if m is None:
+    mine = blocks_of(text).get(rules)
+    if mine is None:
         raise ValueError(f"no block for {rules}")
-    net = re.search(r"kNet<\w+> = \{(.*?)^\};", m.group(1), re.S | re.M)
-    shape = re.search(r"Net<(\d+)> kNet", m.group(1))
+    net = re.search(r"kNet<\w+> = \{(.*?)^\};", mine, re.S | re.M)
+    shape = re.search(r"Net<(\d+)> kNet", mine)
     if net is None or shape is None:
         raise ValueError(f"the {rules} block holds no network")
     if int(shape.group(1)) != hidden:
@@ -204,8 +209,7 @@ def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
 
 def header(old: str, rules: str, new_block: str) -> str:
     """n1_weights.hpp with `new_block` in place of the rule set's old one."""
-    blocks = {m.group(1): m.group(0)
-              for m in re.finditer(r"^// BEGIN (\S+)\n.*?^// END \1\n", old, re.S | re.M)}
+    blocks = blocks_of(old)
     blocks[rules] = new_block
     text = ("#pragma once\n"
             "// The trained weights of heuristic `n1`, one block per rule set, written by\n"

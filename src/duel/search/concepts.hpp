@@ -52,6 +52,15 @@ concept HasTactics = requires(const S& s, const typename S::Move& m) {
   { s.may_stand_pat() } -> std::convertible_to<bool>;
 };
 
+// Optional (with HasTactics): the tactical actions alone, in the order
+// actions() lists them (the list actions() gives, filtered by is_tactical),
+// for a position that has not ended. Quiescence standing pat generates no
+// more.
+template <class S>
+concept HasTacticalActions = HasTactics<S> && requires(const S& s, typename S::Moves& out) {
+  s.tactical_actions(out);
+};
+
 // Optional (with HasTactics): a quiet move that threatens material at once,
 // which the selective search neither prunes nor reduces (the chess family: a
 // pawn's step to the rank before promotion, which promotes next unless it is

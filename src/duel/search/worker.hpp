@@ -620,15 +620,24 @@ class SearchWorker {
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
     }
+    // Quiet moves that may give check (known once made): searched last.
+    const bool checks = stand && m_options.quiesce_checks && qply == 0;
     typename S::Moves moves;
-    s.actions(moves);
+    // Standing pat, only the tactical moves are searched: the game may list
+    // them alone, unless a stored move's index (into actions()) is wanted.
+    bool listed = false;
+    if constexpr (HasTacticalActions<S>) {
+      if (stand && !checks && !use_table) {
+        s.tactical_actions(moves);
+        listed = true;
+      }
+    }
+    if (!listed) s.actions(moves);
     ++m_stats.interior;
     std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
     std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
     scores.assign(moves.size(), 0);
     order.clear();
-    // Quiet moves that may give check (known once made): searched last.
-    const bool checks = stand && m_options.quiesce_checks && qply == 0;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const bool quiet = stand && !s.is_tactical(moves[i]);
       if (quiet && !checks) continue;

@@ -101,6 +101,9 @@ class State {
     return m.promotion() != Piece::None || (m_pos.occupied() & bit(m.to())) != 0;
   }
   [[nodiscard]] bool may_stand_pat() const noexcept { return !m_pos.in_check(); }
+  // actions' tactical moves alone, in actions' order (search::HasTacticalActions):
+  // quiescence standing pat searches nothing else.
+  void tactical_actions(Moves& out) const noexcept;
   // A pawn's step to the rank before promotion (search::HasThreats).
   [[nodiscard]] bool is_threat(const Move& m) const noexcept {
     if (is_tactical(m) || m_pos.piece_on(m.from()) != Piece::Pawn) return false;
@@ -302,6 +305,24 @@ Ending State<Rules>::ending() const noexcept {
     if (clock_out) return Ending::DrawClock;
   }
   return Ending::None;
+}
+
+template <class Rules>
+void State<Rules>::tactical_actions(Moves& out) const noexcept {
+  out.clear();
+  if (m_pos.clock() >= m_limit) return;
+  if constexpr (Rules::kMoveRule == MoveRule::Legal) {
+    if (repetitions() >= 2) return;
+    m_pos.template safe_moves<true>(out);
+  } else if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
+    // actions' list is empty when no move keeps the king safe, but such a
+    // position has ended (NoSafeMove) and is never asked.
+    if (m_pos.exposed()) return;
+    m_pos.pseudo_tactical_moves(out);
+  } else {
+    if (!m_pos.has_king(m_pos.to_move())) return;
+    m_pos.pseudo_tactical_moves(out);
+  }
 }
 
 template <class Rules>

@@ -72,7 +72,9 @@ class Position {
   // Calls `stop(m)` on each pseudo-legal move in pseudo_moves' order until
   // it returns true; whether it did. The game's end tests ask only for a
   // first move of a kind, usually the first one generated.
-  template <class F>
+  // With kTacticalOnly, only the captures and promotions (State::is_tactical's
+  // moves), in the same relative order.
+  template <bool kTacticalOnly = false, class F>
   bool visit_pseudo_moves(F&& stop) const noexcept;
   [[nodiscard]] bool has_pseudo_move() const noexcept {
     return visit_pseudo_moves([](Move) { return true; });
@@ -85,12 +87,22 @@ class Position {
   // to it keeps the king safe (no en passant here): only the king's moves
   // and the pinned pieces' are tested. The same moves in the same order as
   // testing every one.
+  // With kTacticalOnly, only the captures and promotions among them.
+  template <bool kTacticalOnly = false>
   void safe_moves(Moves& out) const noexcept {
     out.clear();
     const Bitboard king = pieces(m_to_move, Piece::King);
     const Bitboard test = king == 0 ? 0 : in_check() ? kAll : king | pinned(lowest(king));
-    visit_pseudo_moves([this, &out, test](Move m) {
+    visit_pseudo_moves<kTacticalOnly>([this, &out, test](Move m) {
       if ((bit(m.from()) & test) == 0 || is_safe(m)) out.push_back(m);
+      return false;
+    });
+  }
+  // The pseudo-legal captures and promotions (king safety ignored).
+  void pseudo_tactical_moves(Moves& out) const noexcept {
+    out.clear();
+    visit_pseudo_moves<true>([&out](Move m) {
+      out.push_back(m);
       return false;
     });
   }
@@ -211,20 +223,22 @@ bool Position<Rules>::see_ge(Move m, int threshold) const noexcept {
 }
 
 template <class Rules>
-template <class F>
+template <bool kTacticalOnly, class F>
 bool Position<Rules>::visit_pseudo_moves(F&& stop) const noexcept {
   const int us = index(m_to_move);
   const Bitboard own = m_side[us];
   const Bitboard theirs = m_side[us ^ 1];
   const Bitboard occ = own | theirs;
-  const Bitboard targets = ~own & kAll;
+  const Bitboard targets = kTacticalOnly ? theirs : ~own & kAll;
   const Bitboard last_rank = rank_mask(m_to_move == Player::First ? kRanks - 1 : 0);
+  // A pawn's step is tactical only when it promotes.
+  const Bitboard steps = !kTacticalOnly ? kAll : Rules::kPromotions != 0 ? last_rank : 0;
 
   // Step 1. Pawns: a step to an empty square, a diagonal capture; on the last
   // rank each allowed promotion (or, with none allowed, the plain move).
   for (Bitboard b = own & m_type[type_index(Piece::Pawn)]; b != 0; b &= b - 1) {
     const int from = lowest(b);
-    Bitboard to = (kPawnPush[us][from] & ~occ) | (kPawnAttacks[us][from] & theirs);
+    Bitboard to = (kPawnPush[us][from] & ~occ & steps) | (kPawnAttacks[us][from] & theirs);
     for (; to != 0; to &= to - 1) {
       const int sq = lowest(to);
       if constexpr (Rules::kPromotions != 0) {

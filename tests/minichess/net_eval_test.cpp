@@ -87,6 +87,34 @@ TEST(N1, KeptSumsGiveExactlyTheSumsFromScratchWithEitherInstructionSet) {
   }
 }
 
+TEST(N1, TheOutputCacheGivesExactlyTheComputedValue) {
+  // Random games' positions, each evaluated twice in a row and the whole
+  // list twice (the second pass finds most of them held), through the
+  // heuristic's cache and without it: the same Value every time.
+  std::vector<GardnerState> states;
+  test_support::on_random_positions<GardnerState>(
+      13, 30, 40, [&](const GardnerState& s) { states.push_back(s); });
+  ASSERT_GT(states.size(), 300U);
+  N1 h;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const GardnerState& s : states) {
+      n1::Accumulators plain;
+      const Value expected = n1::evaluate(s, plain);
+      ASSERT_EQ(h(s), expected) << s.to_text();
+      ASSERT_EQ(h(s), expected) << s.to_text();
+    }
+  }
+  // Each position's first look computed it (positions may repeat across
+  // games), every other look read it.
+  EXPECT_LE(h.cache().misses(), states.size());
+  EXPECT_GE(h.cache().hits(), 3 * states.size());
+  // A copy starts empty and computes the same values.
+  N1 copy = h;
+  EXPECT_EQ(copy.cache().hits() + copy.cache().misses(), 0U);
+  EXPECT_EQ(copy(states.front()), h(states.front()));
+  EXPECT_EQ(copy.cache().misses(), 1U);
+}
+
 TEST(N1, PrefersMaterialAndIsSelectableInGardnerOnly) {
   // A white queen more is worth several pawns to White whoever is to move.
   const auto up = GardnerState::from_fen("4k/5/5/5/1Q2K w - - 0 1");

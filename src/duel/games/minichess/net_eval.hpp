@@ -16,6 +16,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <string_view>
 
 #include "duel/games/minichess/minichess.hpp"
@@ -188,15 +190,96 @@ class Accumulators {
   std::uint64_t m_updated = 0;
 };
 
-// n1 in Value units from White's view, scaled by the draw clock as e3 is.
+// The network's outputs of the positions evaluated last, by their key (the
+// pieces and the side to move: all the network sees). A search meets the
+// same positions again, each iteration's tree growing out of the last one's,
+// and a position's output is then read instead of computed: exactly the
+// same integer, so the search is the same, only faster (docs/net.md,
+// "Speed"). One slot a key's low bits, the newest result kept; a slot holds
+// the whole key, so a hit is the same position (or another with the same
+// 64-bit key). A copy starts empty; the slots are allocated on first use.
+class OutputCache {
+ public:
+  static constexpr std::size_t kSlots =
+      std::size_t{1} << 18;  // 4 MiB: 2^16 saved 8%, 2^18 10% (docs/BENCHMARKS.md)
+
+  OutputCache() = default;
+  OutputCache(const OutputCache& /*other*/) noexcept {}
+  OutputCache& operator=(const OutputCache& other) noexcept {
+    if (this != &other) clear();
+    return *this;
+  }
+  OutputCache(OutputCache&&) noexcept = default;
+  OutputCache& operator=(OutputCache&&) noexcept = default;
+  ~OutputCache() = default;
+
+  // The output for `key` under network `n`, from `compute()` unless held.
+  template <class F>
+  [[nodiscard]] std::int64_t get(const Quantized& n, std::uint64_t key, F&& compute) {
+    if (m_net != &n || !m_slots) {
+      if (!m_slots) m_slots = std::make_unique<Slot[]>(kSlots);
+      if (m_net != nullptr) std::fill_n(m_slots.get(), kSlots, Slot{});
+      m_net = &n;
+    }
+    Slot& slot = m_slots[key & (kSlots - 1)];
+    if (slot.filled != 0 && slot.key == key) {
+      ++m_hits;
+      return slot.output;
+    }
+    const std::int64_t v = compute();
+    // Only what an int32 holds is kept (every output of the trained network).
+    using Limits = std::numeric_limits<std::int32_t>;
+    if (v >= Limits::min() && v <= Limits::max()) slot = Slot{key, static_cast<std::int32_t>(v), 1};
+    ++m_misses;
+    return v;
+  }
+  void clear() noexcept {
+    m_slots.reset();
+    m_net = nullptr;
+    m_hits = 0;
+    m_misses = 0;
+  }
+  [[nodiscard]] std::uint64_t hits() const noexcept { return m_hits; }
+  [[nodiscard]] std::uint64_t misses() const noexcept { return m_misses; }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;
+    std::int32_t output = 0;
+    std::uint32_t filled = 0;
+  };
+  std::unique_ptr<Slot[]> m_slots;
+  const Quantized* m_net = nullptr;
+  std::uint64_t m_hits = 0;
+  std::uint64_t m_misses = 0;
+};
+
+// The network's output `out` (pawns x kOutputScale, the side to move's
+// view) in Value units from White's view, scaled by the draw clock as e3 is.
 template <class Rules>
-[[nodiscard]] Value evaluate(const State<Rules>& s, Accumulators& acc) noexcept {
+[[nodiscard]] Value to_value(const State<Rules>& s, std::int64_t out) noexcept {
   const Player us = s.to_move();
-  std::int64_t v = s.scaled_by_draw_clock(acc.forward(net<Rules>(), pieces_of(s.position()), us));
+  std::int64_t v = s.scaled_by_draw_clock(out);
   // Division truncates towards zero: symmetric about zero.
   v = v * kE0Scale / kOutputScale;
   v = std::clamp<std::int64_t>(v, -kUnit, kUnit);
   return search::clamp_estimate(static_cast<Value>(us == Player::First ? v : -v));
+}
+
+// n1 in Value units from White's view, scaled by the draw clock as e3 is.
+template <class Rules>
+[[nodiscard]] Value evaluate(const State<Rules>& s, Accumulators& acc) noexcept {
+  return to_value(s, acc.forward(net<Rules>(), pieces_of(s.position()), s.to_move()));
+}
+
+// The same, the output read from `cache` where it holds the position.
+template <class Rules>
+[[nodiscard]] Value evaluate(const State<Rules>& s, Accumulators& acc,
+                             OutputCache& cache) noexcept {
+  const Quantized& n = net<Rules>();
+  return to_value(s, cache.get(n, s.key(), [&] {
+    return acc.forward(n, pieces_of(s.position()), s.to_move());
+  }));
 }
 
 }  // namespace duel::games::minichess::n1
@@ -213,11 +296,13 @@ struct N1 {
   // at a time; each engine owns its heuristic).
   template <class Rules>
   [[nodiscard]] Value operator()(const State<Rules>& s) noexcept {
-    return n1::evaluate(s, m_acc);
+    return n1::evaluate(s, m_acc, m_cache);
   }
+  [[nodiscard]] const n1::OutputCache& cache() const noexcept { return m_cache; }
 
  private:
   n1::Accumulators m_acc;
+  n1::OutputCache m_cache;
 };
 
 static_assert(NamedHeuristic<N1, GardnerState>);

@@ -242,6 +242,43 @@ TEST(MinichessSearch, SingularExtensionChangesTheTree) {
   }
 }
 
+// `correction` (and `correction_leaves`): the estimate pruning trusts, and
+// with the second quiescence's standing pat, take the correction learned by
+// the pawns' key, so the tree to a depth changes; a proven result does not.
+TEST(MinichessSearch, CorrectionHistoryChangesTheTreeButNotAMate) {
+  const std::string fens[] = {std::string(Gardner::kStartFen),
+                              "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7"};
+  for (const auto& fen : fens) {
+    SCOPED_TRACE(fen);
+    const auto root = GardnerState{}.from_text(fen);
+    ASSERT_TRUE(root.ok()) << root.error();
+    std::uint64_t nodes[3] = {0, 0, 0};
+    for (int variant = 0; variant < 3; ++variant) {
+      search::EngineOptions options = kAllOn;
+      options.correction = variant > 0;
+      options.correction_leaves = variant > 1;
+      search::Engine<GardnerState, N1> engine(N1{}, options);
+      const auto out = engine.search(*root, test_support::depth_limit(10));
+      ASSERT_TRUE(out.complete);
+      ASSERT_TRUE(out.best.has_value());
+      typename GardnerState::Moves legal;
+      root->actions(legal);
+      EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
+      nodes[variant] = out.stats.nodes();
+    }
+    EXPECT_NE(nodes[0], nodes[1]) << "the correction changed no pruning decision";
+    EXPECT_NE(nodes[1], nodes[2]) << "the correction changed no standing pat";
+  }
+  // White's only move Ka1-b1, then Re5-e1 mates: two plies from here.
+  const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
+  ASSERT_TRUE(mated.ok()) << mated.error();
+  search::EngineOptions options = kAllOn;
+  options.correction = options.correction_leaves = true;
+  search::Engine<GardnerState, N1> engine(N1{}, options);
+  const auto out = engine.search(*mated, test_support::depth_limit(4));
+  EXPECT_EQ(out.value, loss_in(2));
+}
+
 // The cut-off statistics by depth left add up to the totals, and every
 // ordering switch (chist, conth, fuh, cm, hg, osee, oseq) leaves a legal move and
 // counts its cut-offs the same way.

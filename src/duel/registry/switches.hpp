@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 21> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 23> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -41,6 +41,8 @@ inline constexpr std::array<EngineSwitch, 21> kEngineSwitches = {{
     {"chist", &search::EngineOptions::capture_history},
     {"conth", &search::EngineOptions::continuation_history},
     {"fuh", &search::EngineOptions::follow_up_history},
+    {"corr", &search::EngineOptions::correction},
+    {"corrq", &search::EngineOptions::correction_leaves},
 }};
 
 // The switches' keys alone, for the lists of keys a spec may name.

@@ -152,6 +152,16 @@ concept HasFutilityMargin = requires {
   { S::kFutilityMargin } -> std::convertible_to<Value>;
 };
 
+// Optional: a key of what the heuristic tends to misjudge alike across
+// positions (the chess family: where the pawns stand). Correction history
+// (EngineOptions::correction) learns, by this key and the side to move, how
+// far the search's results stray from the heuristic, and corrects the
+// estimate its pruning trusts.
+template <class S>
+concept HasCorrectionKey = requires(const S& s) {
+  { s.correction_key() } -> std::convertible_to<std::uint64_t>;
+};
+
 // Optional: a game may score moves for ordering (higher first), e.g. captures.
 template <class S>
 concept HasOrderHint = requires(const S& s, const typename S::Move& m) {

@@ -108,6 +108,13 @@ struct EngineOptions {
   // searched a ply deeper when a shallower search without it finds every
   // other move well below its stored value.
   bool singular = false;
+  // Correction history (HasCorrectionKey): by the game's key (the pawns in
+  // the chess family) and the side to move, a running average of how far
+  // search results landed from the heuristic; pruning's estimate is the
+  // heuristic plus that average.
+  bool correction = false;
+  // With it, quiescence's standing pat takes the corrected estimate too.
+  bool correction_leaves = false;
   // Search threads (lazy SMP, docs/engine.md): the main thread searches as
   // with one; threads - 1 helpers search the same root at the same time and
   // share only the transposition table. 1 is the single-threaded search,

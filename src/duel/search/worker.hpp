@@ -56,6 +56,9 @@ class SearchWorker {
       }
       m_counter.assign(S::kHistorySize, std::nullopt);
     }
+    if constexpr (HasCorrectionKey<S>) {
+      if (m_options.correction) m_correction.assign(2 * kCorrectionSize, 0);
+    }
     // Late move reductions grow with the log of the depth and of the move's
     // place in the order (the shape Stockfish and most engines use).
     for (int d = 1; d < kLmrSize; ++d) {
@@ -78,6 +81,7 @@ class SearchWorker {
     std::fill(m_continuation.begin(), m_continuation.end(), 0);
     std::fill(m_follow_up.begin(), m_follow_up.end(), 0);
     std::fill(m_counter.begin(), m_counter.end(), std::nullopt);
+    std::fill(m_correction.begin(), m_correction.end(), 0);
   }
   [[nodiscard]] H& heuristic() noexcept { return m_eval; }
 
@@ -178,6 +182,13 @@ class SearchWorker {
   static constexpr int kMoveFutilityDepth = 5;
   static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
   static constexpr int kSingularDepth = 6;       // singular extension from here
+  // Correction history: entries for each side, in heuristic units times the
+  // grain, bounded by the limit (in heuristic units); the weight of a new
+  // result grows with its depth, up to kCorrectionMaxWeight / 256.
+  static constexpr std::size_t kCorrectionSize = std::size_t{1} << 14;
+  static constexpr int kCorrectionGrain = 256;
+  static constexpr int kCorrectionLimit = 64;
+  static constexpr int kCorrectionMaxWeight = 16;
 
   // Helpers' diversity (lazy SMP): helper i skips some iteration depths, so
   // that the threads spread over depths instead of all searching the same
@@ -280,6 +291,44 @@ class SearchWorker {
     ++m_stats.leaves;
     ++m_inexact;
     return estimate(s);
+  }
+
+  // Correction history (EngineOptions::correction): the entry of `s`.
+  [[nodiscard]] int& correction_entry(const S& s) requires HasCorrectionKey<S> {
+    const std::size_t side = s.to_move() == Player::First ? 0 : kCorrectionSize;
+    return m_correction[side + static_cast<std::size_t>(s.correction_key() >> 50)];
+  }
+
+  // The estimate `raw` (the side to move's view) with the correction learned
+  // for `s` added.
+  [[nodiscard]] Value corrected(const S& s, Value raw) {
+    if constexpr (HasCorrectionKey<S>) {
+      if (m_options.correction) return clamp_estimate(raw + correction_entry(s) / kCorrectionGrain);
+    }
+    (void)s;
+    return raw;
+  }
+
+  // Learns from a node's result `best` (found within alpha_orig, beta) how
+  // far it was from the heuristic's `raw` estimate, where the result says
+  // something about that: not a proven value, not a capture's or
+  // promotion's gain, and not a bound on the wrong side of the estimate.
+  void learn_correction(const S& s, const Move& best_move, Value best, Value alpha_orig, Value beta,
+                        Value raw, Value estimate, int depth) {
+    if constexpr (HasCorrectionKey<S> && HasTactics<S>) {
+      if (!m_options.correction || is_proven(best)) return;
+      if (best > alpha_orig && s.is_tactical(best_move)) return;
+      if (best >= beta && best <= estimate) return;
+      if (best <= alpha_orig && best >= estimate) return;
+      constexpr int kBound = kCorrectionLimit * kCorrectionGrain;
+      const int target = std::clamp((best - raw) * kCorrectionGrain, -kBound, kBound);
+      const int weight = std::min(depth + 1, kCorrectionMaxWeight);
+      int& entry = correction_entry(s);
+      entry = (entry * (256 - weight) + target * weight) / 256;
+    } else {
+      (void)s, (void)best_move, (void)best, (void)alpha_orig, (void)beta, (void)raw, (void)estimate,
+          (void)depth;
+    }
   }
 
   // Ordering scores for the moves of `s`; higher is searched first.
@@ -617,6 +666,7 @@ class SearchWorker {
     Value best = -kInfinite;
     if (stand) {
       best = evaluate(s);
+      if (m_options.correction_leaves) best = corrected(s, best);
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
     }
@@ -813,6 +863,7 @@ class SearchWorker {
     [[maybe_unused]] bool move_futility = false;
     [[maybe_unused]] Value futility_margin = kInfinite;  // a ply's worth of heuristic
     [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
+    [[maybe_unused]] Value raw_eval = -kInfinite;        // the same before correction history
     if constexpr (HasTactics<S>) {
       in_check = !s.may_stand_pat();
       prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta) && excluded == 0;
@@ -828,8 +879,11 @@ class SearchWorker {
           try_null =
               m_options.null_move && depth >= 3 && !m_null[static_cast<std::size_t>(ply - 1)];
         }
-        if (try_futility || try_null || move_futility) {
-          static_eval = estimate(s);
+        bool learn = false;  // correction history learns from this node
+        if constexpr (HasCorrectionKey<S>) learn = m_options.correction;
+        if (try_futility || try_null || move_futility || learn) {
+          raw_eval = estimate(s);
+          static_eval = corrected(s, raw_eval);
           if (try_futility && static_eval - futility_margin * depth >= beta) {
             ++m_inexact;
             ++m_stats.leaves;
@@ -973,6 +1027,9 @@ class SearchWorker {
     }
 
     // Step 6. Store the result; exact subtrees are valid at any depth.
+    if (raw_eval != -kInfinite && excluded == 0) {
+      learn_correction(s, moves[best_index], best, alpha_orig, beta, raw_eval, static_eval, depth);
+    }
     if (m_options.hash_mb > 0 && excluded == 0) {
       // Inexact results keep their depth, capped below the "any depth" mark;
       // so do exact ones where the game's history may change the future
@@ -997,6 +1054,7 @@ class SearchWorker {
   std::vector<int> m_continuation;
   // by the side to move's own previous move, then its reply (follow_up_history)
   std::vector<int> m_follow_up;
+  std::vector<int> m_correction;  // by side, then the game's key (EngineOptions::correction)
   static constexpr std::size_t kNoMove = ~std::size_t{0};
   std::vector<std::optional<Move>> m_counter;     // by the history index of the move refuted
   std::array<std::size_t, kMaxPly + 1> m_prev{};  // history index of the move into ply p

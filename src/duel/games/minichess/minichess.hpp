@@ -92,6 +92,14 @@ class State {
   [[nodiscard]] std::uint64_t key() const noexcept { return m_pos.key(); }
   [[nodiscard]] Ending ending() const noexcept;
 
+  // Correction history's key (search::HasCorrectionKey): both sides' pawns,
+  // mixed so that its high bits index a table.
+  [[nodiscard]] std::uint64_t correction_key() const noexcept {
+    const std::uint64_t white = m_pos.pieces(Player::First, Piece::Pawn);
+    const std::uint64_t black = m_pos.pieces(Player::Second, Piece::Pawn);
+    return (white | (black << kSquares)) * 0x9E3779B97F4A7C15ULL;
+  }
+
   // Step 2. Ordering hooks for the engine: captures by victim, then attacker.
   [[nodiscard]] int order_hint(const Move& m) const noexcept;
   // Capture quiescence (search::HasTactics): captures and promotions are

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -216,65 +217,60 @@ TEST(MinichessSearch, QuiescenceLineEndsWhereTheSideToMoveStandsPat) {
   EXPECT_TRUE(engine.quiescence_line(GardnerState{}).empty());
 }
 
+// The nodes of a complete depth-10 search of each of two Gardner positions
+// (the start and a middle game) with `options`, each ending on a legal move.
+template <class H>
+std::array<std::uint64_t, 2> nodes_to_depth_10(const search::EngineOptions& options) {
+  const std::string fens[] = {std::string(Gardner::kStartFen),
+                              "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7"};
+  std::array<std::uint64_t, 2> nodes{};
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    SCOPED_TRACE(fens[i]);
+    const auto root = GardnerState{}.from_text(fens[i]);
+    EXPECT_TRUE(root.ok()) << root.error();
+    if (!root.ok()) return nodes;
+    search::Engine<GardnerState, H> engine(H{}, options);
+    const auto out = engine.search(*root, test_support::depth_limit(10));
+    EXPECT_TRUE(out.complete);
+    EXPECT_TRUE(out.best.has_value());
+    typename GardnerState::Moves legal;
+    root->actions(legal);
+    if (out.best) EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
+    nodes[i] = out.stats.nodes();
+  }
+  return nodes;
+}
+
 // `singular`: the singular searches run, so the tree to a depth changes
 // (kAllOn has it on, so the tests above run it in every rule set too).
 TEST(MinichessSearch, SingularExtensionChangesTheTree) {
-  const std::string fens[] = {std::string(Gardner::kStartFen),
-                              "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7"};
-  for (const auto& fen : fens) {
-    SCOPED_TRACE(fen);
-    const auto root = GardnerState{}.from_text(fen);
-    ASSERT_TRUE(root.ok()) << root.error();
-    std::uint64_t nodes[2] = {0, 0};
-    for (const bool on : {false, true}) {
-      search::EngineOptions options = kAllOn;
-      options.singular = on;
-      search::Engine<GardnerState, E2> engine(E2{}, options);
-      const auto out = engine.search(*root, test_support::depth_limit(10));
-      ASSERT_TRUE(out.complete);
-      ASSERT_TRUE(out.best.has_value());
-      typename GardnerState::Moves legal;
-      root->actions(legal);
-      EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
-      nodes[on ? 1 : 0] = out.stats.nodes();
-    }
-    EXPECT_NE(nodes[0], nodes[1]) << "no singular search ran";
-  }
+  search::EngineOptions options = kAllOn;
+  options.singular = false;
+  const auto off = nodes_to_depth_10<E2>(options);
+  options.singular = true;
+  const auto on = nodes_to_depth_10<E2>(options);
+  EXPECT_NE(off[0], on[0]) << "no singular search ran at the start";
+  EXPECT_NE(off[1], on[1]) << "no singular search ran in the middle game";
 }
 
 // `correction` (and `correction_leaves`): the estimate pruning trusts, and
 // with the second quiescence's standing pat, take the correction learned by
 // the pawns' key, so the tree to a depth changes; a proven result does not.
 TEST(MinichessSearch, CorrectionHistoryChangesTheTreeButNotAMate) {
-  const std::string fens[] = {std::string(Gardner::kStartFen),
-                              "rnb1k/1pp1p/pP2p/2qPQ/RNB1K w - - 0 7"};
-  for (const auto& fen : fens) {
-    SCOPED_TRACE(fen);
-    const auto root = GardnerState{}.from_text(fen);
-    ASSERT_TRUE(root.ok()) << root.error();
-    std::uint64_t nodes[3] = {0, 0, 0};
-    for (int variant = 0; variant < 3; ++variant) {
-      search::EngineOptions options = kAllOn;
-      options.correction = variant > 0;
-      options.correction_leaves = variant > 1;
-      search::Engine<GardnerState, N1> engine(N1{}, options);
-      const auto out = engine.search(*root, test_support::depth_limit(10));
-      ASSERT_TRUE(out.complete);
-      ASSERT_TRUE(out.best.has_value());
-      typename GardnerState::Moves legal;
-      root->actions(legal);
-      EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
-      nodes[variant] = out.stats.nodes();
-    }
-    EXPECT_NE(nodes[0], nodes[1]) << "the correction changed no pruning decision";
-    EXPECT_NE(nodes[1], nodes[2]) << "the correction changed no standing pat";
+  search::EngineOptions options = kAllOn;
+  const auto off = nodes_to_depth_10<N1>(options);
+  options.correction = true;
+  const auto pruning = nodes_to_depth_10<N1>(options);
+  options.correction_leaves = true;
+  const auto leaves = nodes_to_depth_10<N1>(options);
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    EXPECT_NE(off[i], pruning[i]) << i << ": the correction changed no pruning decision";
+    EXPECT_NE(pruning[i], leaves[i]) << i << ": the correction changed no standing pat";
   }
   // White's only move Ka1-b1, then Re5-e1 mates: two plies from here.
   const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
   ASSERT_TRUE(mated.ok()) << mated.error();
-  search::EngineOptions options = kAllOn;
-  options.correction = options.correction_leaves = true;
-  search::Engine<GardnerState, N1> engine(N1{}, options);
+  search::Engine<GardnerState, N1> engine(N1{}, options);  // both switches on
   const auto out = engine.search(*mated, test_support::depth_limit(4));
   EXPECT_EQ(out.value, loss_in(2));
 }

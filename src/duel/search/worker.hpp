@@ -185,7 +185,8 @@ class SearchWorker {
   // Correction history: entries for each side, in heuristic units times the
   // grain, bounded by the limit (in heuristic units); the weight of a new
   // result grows with its depth, up to kCorrectionMaxWeight / 256.
-  static constexpr std::size_t kCorrectionSize = std::size_t{1} << 14;
+  static constexpr int kCorrectionBits = 14;  // the key's high bits that index an entry
+  static constexpr std::size_t kCorrectionSize = std::size_t{1} << kCorrectionBits;
   static constexpr int kCorrectionGrain = 256;
   static constexpr int kCorrectionLimit = 64;
   static constexpr int kCorrectionMaxWeight = 16;
@@ -296,7 +297,8 @@ class SearchWorker {
   // Correction history (EngineOptions::correction): the entry of `s`.
   [[nodiscard]] int& correction_entry(const S& s) requires HasCorrectionKey<S> {
     const std::size_t side = s.to_move() == Player::First ? 0 : kCorrectionSize;
-    return m_correction[side + static_cast<std::size_t>(s.correction_key() >> 50)];
+    return m_correction[side +
+                        static_cast<std::size_t>(s.correction_key() >> (64 - kCorrectionBits))];
   }
 
   // The estimate `raw` (the side to move's view) with the correction learned

@@ -275,6 +275,28 @@ TEST(MinichessSearch, CorrectionHistoryChangesTheTreeButNotAMate) {
   EXPECT_EQ(out.value, loss_in(2));
 }
 
+// `probcut` (on by default): the captures' reduced searches cut nodes, so
+// the tree to a depth changes (and shrinks from the start); a proven result
+// does not change.
+TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
+  search::EngineOptions options;
+  options.hash_mb = 4;
+  options.probcut = false;
+  const auto off = nodes_to_depth_10<N1>(options);
+  options.probcut = true;
+  const auto on = nodes_to_depth_10<N1>(options);
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    EXPECT_NE(off[i], on[i]) << i << ": no ProbCut changed the tree";
+  }
+  EXPECT_LT(on[0], off[0]) << "ProbCut cut no nodes from the start";
+  // White's only move Ka1-b1, then Re5-e1 mates: two plies from here.
+  const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
+  ASSERT_TRUE(mated.ok()) << mated.error();
+  search::Engine<GardnerState, N1> engine(N1{}, options);
+  const auto out = engine.search(*mated, test_support::depth_limit(6));
+  EXPECT_EQ(out.value, loss_in(2));
+}
+
 // The cut-off statistics by depth left add up to the totals, and every
 // ordering switch (chist, conth, fuh, cm, hg, osee, oseq) leaves a legal move and
 // counts its cut-offs the same way.

@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 23> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 24> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -43,6 +43,7 @@ inline constexpr std::array<EngineSwitch, 23> kEngineSwitches = {{
     {"fuh", &search::EngineOptions::follow_up_history},
     {"corr", &search::EngineOptions::correction},
     {"corrq", &search::EngineOptions::correction_leaves},
+    {"pc", &search::EngineOptions::probcut},
 }};
 
 // The switches' keys alone, for the lists of keys a spec may name.

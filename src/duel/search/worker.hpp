@@ -182,6 +182,9 @@ class SearchWorker {
   static constexpr int kMoveFutilityDepth = 5;
   static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
   static constexpr int kSingularDepth = 6;       // singular extension from here
+  static constexpr int kProbCutDepth = 5;        // ProbCut from here
+  static constexpr int kProbCutReduction = 4;    // ProbCut's search, this much shallower
+  static constexpr int kProbCutMargin = 2;       // ProbCut's bound above beta, aspiration widths
   // Correction history: entries for each side, in heuristic units times the
   // grain, bounded by the limit (in heuristic units); the weight of a new
   // result grows with its depth, up to kCorrectionMaxWeight / 256.
@@ -773,6 +776,66 @@ class SearchWorker {
     }
   }
 
+  // ProbCut (EngineOptions::probcut; HasTactics, HasExchange, HasAspiration):
+  // at a node where selective pruning may cut (`prunable`), kProbCutDepth
+  // deep or more, each capture or promotion that wins at least the bound's
+  // distance above the heuristic by static exchange is tried against a
+  // bound kProbCutMargin aspiration widths (a pawn in the chess family)
+  // above beta: first by quiescence, then, if it holds, by a search
+  // kProbCutReduction plies shallower. The first that clears it answers the
+  // node as a lower bound, stored at the depth it speaks for. Not tried when
+  // the table already holds a result at least that deep below the bound.
+  // Empty when the node is to be searched as usual.
+  std::optional<Value> probcut(const S& s, int depth, int ply, Value beta, bool prunable,
+                               Value static_eval, const std::optional<TTEntry>& entry) {
+    if constexpr (HasTactics<S> && HasExchange<S> && HasAspiration<S>) {
+      if (!m_options.probcut || !prunable || depth < kProbCutDepth) return std::nullopt;
+      const Value bound = beta + kProbCutMargin * S::kAspiration;
+      if (is_proven(bound)) return std::nullopt;
+      if (entry && entry->depth != kDepthAny && entry->depth >= depth - kProbCutReduction + 1 &&
+          entry->bound() != Bound::Lower && from_tt(entry->value, ply) < bound) {
+        return std::nullopt;
+      }
+      const Value eval = static_eval != -kInfinite ? static_eval : estimate(s);
+      // The game may list the captures and promotions alone; the table's
+      // move is an index into actions(), found once a capture cuts.
+      typename S::Moves moves;
+      if constexpr (HasTacticalActions<S>) {
+        s.tactical_actions(moves);
+      } else {
+        s.actions(moves);
+      }
+      for (const auto& m : moves) {
+        if (!s.is_tactical(m) || forced_loss(s, m) > 0 || !s.see_ge(m, bound - eval)) continue;
+        const S child = s.result(m);
+        if constexpr (HasHistoryIndex<S>) {
+          m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(m);
+        }
+        Value v = -quiesce(child, ply + 1, -bound, -bound + 1);
+        if (v >= bound && !m_stop.stopped()) {
+          v = child_value(child, s.to_move(), depth - kProbCutReduction, ply, bound - 1, bound);
+        }
+        if (m_stop.stopped()) return std::nullopt;
+        if (v >= bound) {
+          ++m_inexact;
+          if (m_options.hash_mb > 0) {
+            typename S::Moves all;
+            s.actions(all);
+            const auto at = std::find(all.begin(), all.end(), m);
+            const auto index = at == all.end() ? 0 : at - all.begin() + 1;
+            store_table(s.key(), v, bound - 1, bound, ply, depth - kProbCutReduction + 1,
+                        static_cast<std::uint16_t>(index));
+          }
+          return v;
+        }
+      }
+      return std::nullopt;
+    } else {
+      (void)s, (void)depth, (void)ply, (void)beta, (void)prunable, (void)static_eval, (void)entry;
+      return std::nullopt;
+    }
+  }
+
   // Negamax from the side to move's view.
   Value negamax(const S& s, int depth, int ply, Value alpha, Value beta) {
     if constexpr (HasTactics<S>) {
@@ -908,6 +971,13 @@ class SearchWorker {
         }
       }
     }
+
+    // Step 3a. ProbCut: a capture that wins enough by static exchange, and
+    // still clears a bound a pawn above beta after quiescence and then a
+    // search four plies shallower, is taken as proof enough that the node
+    // fails high.
+    if (const auto v = probcut(s, depth, ply, beta, prunable, static_eval, tt_entry)) return *v;
+    if (m_stop.stopped()) return 0;
 
     // Step 3b. Singular extension: is the table's move the only good one?
     const bool singular = singular_move(s, depth, ply, beta, tt_move, tt_entry);

@@ -235,7 +235,9 @@ std::array<std::uint64_t, 2> nodes_to_depth_10(const search::EngineOptions& opti
     EXPECT_TRUE(out.best.has_value());
     typename GardnerState::Moves legal;
     root->actions(legal);
-    if (out.best) EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
+    if (out.best) {
+      EXPECT_NE(std::find(legal.begin(), legal.end(), *out.best), legal.end());
+    }
     nodes[i] = out.stats.nodes();
   }
   return nodes;

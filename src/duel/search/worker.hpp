@@ -182,7 +182,7 @@ class SearchWorker {
   static constexpr int kMoveFutilityDepth = 5;
   static constexpr int kExchangePruneDepth = 4;  // exchange pruning up to here
   static constexpr int kSingularDepth = 6;       // singular extension from here
-  static constexpr int kProbCutDepth = 5;        // ProbCut from here
+  static constexpr int kProbCutDepth = 4;        // ProbCut from here
   static constexpr int kProbCutReduction = 4;    // ProbCut's search, this much shallower
   static constexpr int kProbCutMargin = 2;       // ProbCut's bound above beta, aspiration widths
   // Correction history: entries for each side, in heuristic units times the

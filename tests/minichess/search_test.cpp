@@ -243,6 +243,16 @@ std::array<std::uint64_t, 2> nodes_to_depth_10(const search::EngineOptions& opti
   return nodes;
 }
 
+// The value `options` find at depth `depth` where White's only move is
+// Ka1-b1 and then Re5-e1 mates: two plies from there.
+Value mate_in_two_value(const search::EngineOptions& options, int depth) {
+  const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
+  EXPECT_TRUE(mated.ok()) << mated.error();
+  if (!mated.ok()) return 0;
+  search::Engine<GardnerState, N1> engine(N1{}, options);
+  return engine.search(*mated, test_support::depth_limit(depth)).value;
+}
+
 // `singular`: the singular searches run, so the tree to a depth changes
 // (kAllOn has it on, so the tests above run it in every rule set too).
 TEST(MinichessSearch, SingularExtensionChangesTheTree) {
@@ -269,12 +279,7 @@ TEST(MinichessSearch, CorrectionHistoryChangesTheTreeButNotAMate) {
     EXPECT_NE(off[i], pruning[i]) << i << ": the correction changed no pruning decision";
     EXPECT_NE(pruning[i], leaves[i]) << i << ": the correction changed no standing pat";
   }
-  // White's only move Ka1-b1, then Re5-e1 mates: two plies from here.
-  const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
-  ASSERT_TRUE(mated.ok()) << mated.error();
-  search::Engine<GardnerState, N1> engine(N1{}, options);  // both switches on
-  const auto out = engine.search(*mated, test_support::depth_limit(4));
-  EXPECT_EQ(out.value, loss_in(2));
+  EXPECT_EQ(mate_in_two_value(options, 4), loss_in(2));  // both switches on
 }
 
 // `probcut` (on by default): the captures' reduced searches cut nodes, so
@@ -291,12 +296,7 @@ TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
     EXPECT_NE(off[i], on[i]) << i << ": no ProbCut changed the tree";
   }
   EXPECT_LT(on[0], off[0]) << "ProbCut cut no nodes from the start";
-  // White's only move Ka1-b1, then Re5-e1 mates: two plies from here.
-  const auto mated = GardnerState{}.from_text("4r/5/p2k1/P4/K4 w - - 0 1");
-  ASSERT_TRUE(mated.ok()) << mated.error();
-  search::Engine<GardnerState, N1> engine(N1{}, options);
-  const auto out = engine.search(*mated, test_support::depth_limit(6));
-  EXPECT_EQ(out.value, loss_in(2));
+  EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
 }
 
 // The cut-off statistics by depth left add up to the totals, and every

@@ -48,8 +48,9 @@ struct EngineOptions {
   bool threats = false;
   // Move ordering: a capture that loses material by static exchange
   // (HasExchange) is searched after the killers and quiet moves. +10 +/- 7
-  // Elo at a fixed node count in Gardner with ProbCut (docs/engine.md): on.
-  bool order_see = true;
+  // Elo at a fixed node count with ProbCut from depth 5, -3.5 +/- 14.4 from
+  // depth 4 (docs/engine.md, "ProbCut"): off.
+  bool order_see = false;
   // Move ordering: a quiet move whose piece can be taken for less than it
   // is worth on its new square (static exchange below 0, HasExchange) is
   // searched after the other quiet moves (still before losing captures).

@@ -778,8 +778,8 @@ class SearchWorker {
 
   // ProbCut (EngineOptions::probcut; HasTactics, HasExchange, HasAspiration):
   // at a node where selective pruning may cut (`prunable`), kProbCutDepth
-  // deep or more, each capture or promotion that wins at least the bound's
-  // distance above the heuristic by static exchange is tried against a
+  // deep or more, each capture or promotion whose static exchange gains at
+  // least the bound's distance above the heuristic is tried against a
   // bound kProbCutMargin aspiration widths (a pawn in the chess family)
   // above beta: first by quiescence, then, if it holds, by a search
   // kProbCutReduction plies shallower. The first that clears it answers the
@@ -806,6 +806,12 @@ class SearchWorker {
         s.actions(moves);
       }
       for (const auto& m : moves) {
+        // The distance goes to see_ge() as it is, in the heuristic's units,
+        // while the exchange counts 100 a pawn (HasExchange): in the chess
+        // family (50 a pawn) the gate asks half the distance in pawns.
+        // Converted to the full distance it measured no gain (docs/engine.md,
+        // "ProbCut"). A promotion that captures nothing passes only when the
+        // heuristic is already at the bound.
         if (!s.is_tactical(m) || forced_loss(s, m) > 0 || !s.see_ge(m, bound - eval)) continue;
         const S child = s.result(m);
         if constexpr (HasHistoryIndex<S>) {

@@ -25,12 +25,15 @@ test; the build does not need them).
       [--epochs 30] [--score-weight 0.5] [--k 0.0038] [--seed 1]
       [--init src/duel/games/minichess/n1_weights.hpp]
 
+A positions file whose name ends in .xz is read decompressed.
+
 --init starts from the rule set's block of an existing weights file (its
 --hidden must match) instead of random weights: a further round on new
 games keeps what the earlier rounds' games taught.
 """
 import argparse
 import json
+import lzma
 import math
 import os
 import re
@@ -90,12 +93,23 @@ def load(paths, score_weight, k):
     stm_idx, oth_idx, offsets = [], [], [0]
     target, sign, scale, held = [], [], [], []
     for path in paths:
+        # A name ending in .xz is read through lzma: the kept positions of
+        # docs/experiments/strength are stored compressed.
         try:
-            f = open(path, encoding="utf-8")
+            f = (lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz")
+                 else open(path, encoding="utf-8"))
         except OSError as e:
             die(f"--positions: cannot read {path}: {e.strerror}")
         with f:
-            for n, line in enumerate(f, 1):
+            n = 0
+            while True:
+                try:
+                    line = f.readline()
+                except (lzma.LZMAError, EOFError, UnicodeDecodeError) as e:
+                    die(f"--positions {path} after line {n}: cannot read: {e}")
+                if not line:
+                    break
+                n += 1
                 if not line.strip():
                     continue
                 try:

@@ -10,6 +10,7 @@ training test is skipped and the script says what is missing.
 
 import importlib.util
 import json
+import lzma
 import subprocess
 import sys
 
@@ -149,6 +150,26 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     assert r.returncode == 2 and "cannot read" in r.stderr
     r = run("--positions", str(bad), "--rules", "gardner", "--score-weight", "2")
     assert r.returncode == 2 and "--score-weight" in r.stderr
+
+
+@needs_torch
+def test_positions_compressed_with_xz_train_the_same_network(tmp_path):
+    positions = positions_file(tmp_path)
+    packed = tmp_path / "p.jsonl.xz"
+    with open(positions, "rb") as f:
+        packed.write_bytes(lzma.compress(f.read()))
+    plain, from_xz = tmp_path / "plain.hpp", tmp_path / "xz.hpp"
+    for src, out in [(positions, plain), (str(packed), from_xz)]:
+        r = run("--positions", src, "--rules", "gardner", "--hidden", "8", "--epochs", "2",
+                "--threads", "1", "--out", str(out))
+        assert r.returncode == 0, r.stderr
+    assert net_block(from_xz.read_text()) == net_block(plain.read_text())
+    # A damaged archive: one line, status 2, no traceback.
+    data = packed.read_bytes()
+    packed.write_bytes(data[:len(data) // 2] + bytes(64))
+    r = run("--positions", str(packed), "--rules", "gardner", "--hidden", "8", "--epochs", "1")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "cannot read" in r.stderr, r.stderr
 
 
 @pytest.mark.skipif(HAVE_TORCH, reason="python3-torch is installed")

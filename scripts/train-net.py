@@ -87,55 +87,56 @@ def features(fen: str) -> tuple[list[int], list[int], bool]:
     return white, black, parts[1] == "w"
 
 
+def numbered_lines(path):
+    """The lines of a positions file, numbered from 1; a name ending in .xz
+    is read decompressed (the kept positions of docs/experiments/strength)."""
+    try:
+        f = (lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz")
+             else open(path, encoding="utf-8"))
+    except OSError as e:
+        die(f"--positions: cannot read {path}: {e.strerror}")
+    n = 0
+    with f:
+        try:
+            for n, line in enumerate(f, 1):
+                yield n, line
+        except (lzma.LZMAError, EOFError, UnicodeDecodeError) as e:
+            die(f"--positions {path} after line {n}: cannot read: {e}")
+
+
 def load(paths, score_weight, k):
     """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale."""
     import numpy as np
     stm_idx, oth_idx, offsets = [], [], [0]
     target, sign, scale, held = [], [], [], []
     for path in paths:
-        # A name ending in .xz is read through lzma: the kept positions of
-        # docs/experiments/strength are stored compressed.
-        try:
-            f = (lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz")
-                 else open(path, encoding="utf-8"))
-        except OSError as e:
-            die(f"--positions: cannot read {path}: {e.strerror}")
-        with f:
-            n = 0
-            while True:
-                try:
-                    line = f.readline()
-                except (lzma.LZMAError, EOFError, UnicodeDecodeError) as e:
-                    die(f"--positions {path} after line {n}: cannot read: {e}")
-                if not line:
-                    break
-                n += 1
-                if not line.strip():
-                    continue
-                try:
-                    j = json.loads(line)
-                    w, b, white_to_move = features(j["fen"])
-                    result = float(j["result"])
-                    score = j.get("score")
-                    s = float(j.get("scale", 1.0))
-                    h = bool(j.get("held_out", False))
-                except (ValueError, KeyError, TypeError) as e:
-                    die(f"--positions {path} line {n}: {e}")
-                if not 0.0 <= result <= 1.0:
-                    die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
-                mine, theirs = (w, b) if white_to_move else (b, w)
-                # Pad to a fixed width of 25 pieces (one a square at most).
-                if len(mine) > 25:
-                    die(f"--positions {path} line {n}: more than 25 pieces")
-                stm_idx.append(mine + [INPUTS] * (25 - len(mine)))
-                oth_idx.append(theirs + [INPUTS] * (25 - len(theirs)))
-                t = result
-                if score is not None and not h:
-                    t = (1 - score_weight) * result + score_weight / (1 + math.exp(-k * score))
-                target.append(t)
-                sign.append(1.0 if white_to_move else -1.0)
-                scale.append(s)
-                held.append(h)
+        for n, line in numbered_lines(path):
+            if not line.strip():
+                continue
+            try:
+                j = json.loads(line)
+                w, b, white_to_move = features(j["fen"])
+                result = float(j["result"])
+                score = j.get("score")
+                s = float(j.get("scale", 1.0))
+                h = bool(j.get("held_out", False))
+            except (ValueError, KeyError, TypeError) as e:
+                die(f"--positions {path} line {n}: {e}")
+            if not 0.0 <= result <= 1.0:
+                die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
+            mine, theirs = (w, b) if white_to_move else (b, w)
+            # Pad to a fixed width of 25 pieces (one a square at most).
+            if len(mine) > 25:
+                die(f"--positions {path} line {n}: more than 25 pieces")
+            stm_idx.append(mine + [INPUTS] * (25 - len(mine)))
+            oth_idx.append(theirs + [INPUTS] * (25 - len(theirs)))
+            t = result
+            if score is not None and not h:
+                t = (1 - score_weight) * result + score_weight / (1 + math.exp(-k * score))
+            target.append(t)
+            sign.append(1.0 if white_to_move else -1.0)
+            scale.append(s)
+            held.append(h)
     if not target:
         die("--positions: no positions")
     return (np.array(stm_idx, dtype=np.int64), np.array(oth_idx, dtype=np.int64),

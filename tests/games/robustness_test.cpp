@@ -61,12 +61,12 @@ RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
 
 TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   using S = games::minichess::GardnerState;
-  EXPECT_TRUE(
-      registry::make_agent<S>("engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,oseq=1,"
-                              "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,"
-                              "chist=1,conth=1,"
-                              "soft=0.7,contempt=-25")
-          .ok());
+  EXPECT_TRUE(registry::make_agent<S>(
+                  "engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,oseq=1,fso=1,"
+                  "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,"
+                  "chist=1,conth=1,"
+                  "soft=0.7,contempt=-25")
+                  .ok());
   const std::pair<const char*, const char*> bad[] = {{"engine:nmp=2", "nmp"},
                                                      {"engine:soft=2", "soft"},
                                                      {"engine:lmr=x", "lmr"},

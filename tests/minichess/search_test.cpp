@@ -300,12 +300,13 @@ TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
 }
 
 // The cut-off statistics by depth left add up to the totals, and every
-// ordering switch (chist, conth, fuh, cm, hg, osee, oseq) leaves a legal move and
-// counts its cut-offs the same way.
+// ordering switch (chist, conth, fuh, cm, hg, osee, oseq, fso) leaves a legal move and
+// counts its cut-offs the same way; the frontier's order (fso) changes the tree.
 TEST(MinichessSearch, CutoffsByDepthAddUp) {
   const auto root = GardnerState{}.from_text(std::string(Gardner::kStartFen));
   ASSERT_TRUE(root.ok()) << root.error();
-  for (int variant = 0; variant < 2; ++variant) {
+  std::uint64_t default_nodes = 0;
+  for (int variant = 0; variant < 3; ++variant) {
     SCOPED_TRACE(variant);
     search::EngineOptions options;
     options.hash_mb = 4;
@@ -314,11 +315,16 @@ TEST(MinichessSearch, CutoffsByDepthAddUp) {
       options.countermove = options.history_gravity = options.order_see = true;
       options.order_see_quiet = true;
     }
+    if (variant == 2) options.frontier_order = options.order_see = true;
     search::Engine<GardnerState, N1> engine(N1{}, options);
     const auto out = engine.search(*root, test_support::depth_limit(8));
     ASSERT_TRUE(out.complete);
     ASSERT_TRUE(out.best.has_value());
     const auto& st = out.stats;
+    if (variant == 0) default_nodes = st.nodes();
+    if (variant == 2) {
+      EXPECT_NE(st.nodes(), default_nodes) << "fso left the tree as it was";
+    }
     const auto all = st.cutoff_depth_counts(false);
     const auto first = st.cutoff_depth_counts(true);
     ASSERT_EQ(all.size(), first.size());

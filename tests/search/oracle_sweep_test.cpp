@@ -39,6 +39,7 @@ int env_int(const char* name, int fallback) {
 // The engine with every part that may change a fixed-depth value switched
 // off; what is left (PVS, ordering, killers, history with gravity, capture
 // and continuation history, countermoves, losing captures and quiet moves ordered last,
+// the frontier ordered by estimate,
 // mate-distance pruning and, when asked, aspiration windows) must not change it.
 EngineOptions minimax_equivalent(bool aspiration) {
   EngineOptions o;
@@ -56,6 +57,7 @@ EngineOptions minimax_equivalent(bool aspiration) {
   o.repetition_draw = false;
   o.order_see = true;  // ordering only: the value must not move
   o.order_see_quiet = true;
+  o.frontier_order = true;
   o.countermove = true;
   o.history_gravity = true;
   o.capture_history = true;

@@ -9,10 +9,10 @@
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
 //   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
 //          (threads: 1 to 64 search threads sharing the table, lazy SMP)
-//          (also switches, 0 or 1 (switches.hpp): nmp, lmp, qtt, osee, oseq, cm, hg,
+//          (also switches, 0 or 1 (switches.hpp): nmp, lmp, qtt, osee, oseq, fso, cm, hg,
 //          chist, conth, iir, qchk, se, thr to turn on null move, late move pruning,
 //          the table in quiescence, losing captures last, losing quiet moves
-//          after the other quiet moves, countermoves,
+//          after the other quiet moves, the frontier ordered by estimate, countermoves,
 //          history gravity, capture history, continuation history, internal iterative reduction,
 //          quiet checks in quiescence, singular extension, pawn steps that
 //          threaten promotion neither pruned nor reduced; rep, a

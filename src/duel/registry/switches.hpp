@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 24> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 25> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -30,6 +30,7 @@ inline constexpr std::array<EngineSwitch, 24> kEngineSwitches = {{
     {"qsee", &search::EngineOptions::quiesce_see},
     {"osee", &search::EngineOptions::order_see},
     {"oseq", &search::EngineOptions::order_see_quiet},
+    {"fso", &search::EngineOptions::frontier_order},
     {"cm", &search::EngineOptions::countermove},
     {"hg", &search::EngineOptions::history_gravity},
     {"iir", &search::EngineOptions::iir},

@@ -55,6 +55,12 @@ struct EngineOptions {
   // is worth on its new square (static exchange below 0, HasExchange) is
   // searched after the other quiet moves (still before losing captures).
   bool order_see_quiet = false;
+  // Move ordering one ply above the horizon, where the table has no move:
+  // each move by the heuristic's estimate of the position it leads to (the
+  // stand-pat of the quiescence search that follows), best first; with
+  // `order_see` a losing capture, with `order_see_quiet` a quiet move that
+  // loses its piece, after the rest (HasExchange). A trial (docs/STRENGTH.md).
+  bool frontier_order = false;
   // Move ordering: the move that last refuted the opponent's previous move
   // (its "countermove", HasHistoryIndex) is searched right after the killers.
   bool countermove = false;

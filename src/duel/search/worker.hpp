@@ -559,6 +559,31 @@ class SearchWorker {
     std::swap(order[n], order[pick]);
   }
 
+  // EngineOptions::frontier_order: scores each move by the estimate of the
+  // position it leads to (the mover's view); false where the game has no
+  // selective search to order for (HasTactics).
+  template <class Moves>
+  bool frontier_scores(const S& s, const Moves& moves, std::vector<int>& scores) {
+    if constexpr (HasTactics<S>) {
+      for (std::size_t i = 0; i < moves.size(); ++i) {
+        // Estimates lie inside +-kUnit, so a score fits in +-(1 << 27).
+        int score = -estimate(s.result(moves[i])) * 1024;
+        if constexpr (HasExchange<S>) {
+          const bool capture = s.is_tactical(moves[i]);
+          if (((capture && m_options.order_see) || (!capture && m_options.order_see_quiet)) &&
+              !s.see_ge(moves[i], 0)) {
+            score -= 1 << 28;
+          }
+        }
+        scores[i] = score;
+      }
+      return true;
+    } else {
+      (void)s, (void)moves, (void)scores;
+      return false;
+    }
+  }
+
   // `oseq` (HasExchange): the move just picked for order[n] is kept unless
   // it is a quiet move that loses its piece by static exchange; such a move
   // goes below every other quiet move, killers too (above the losing
@@ -995,6 +1020,8 @@ class SearchWorker {
     ++m_stats.interior;
     std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
     score_moves(s, moves, tt_move, ply, scores);
+    const bool frontier = m_options.frontier_order && m_options.ordering && depth == 1 &&
+                          tt_move == 0 && frontier_scores(s, moves, scores);
     std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
     order.resize(moves.size());
     for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
@@ -1009,7 +1036,7 @@ class SearchWorker {
     std::size_t lost = 0;  // moves that lose by force, passed over (HasForcedLoss)
     for (std::size_t n = 0; n < order.size(); ++n) {
       pick_next(order, scores, n);
-      if (m_options.order_see_quiet && m_options.ordering)
+      if (m_options.order_see_quiet && m_options.ordering && !frontier)
         demote_losing_quiet(s, moves, order, scores, n);
       const std::size_t i = order[n];
       if (excluded == i + 1) continue;

@@ -560,11 +560,13 @@ class SearchWorker {
   }
 
   // EngineOptions::frontier_order: scores each move by the estimate of the
-  // position it leads to (the mover's view); false where the game has no
-  // selective search to order for (HasTactics).
+  // position it leads to (the mover's view), in place of score_moves; false,
+  // `scores` untouched, where the game has no selective search to order for
+  // (HasTactics).
   template <class Moves>
   bool frontier_scores(const S& s, const Moves& moves, std::vector<int>& scores) {
     if constexpr (HasTactics<S>) {
+      scores.resize(moves.size());
       for (std::size_t i = 0; i < moves.size(); ++i) {
         // Estimates lie inside +-kUnit, so a score fits in +-(1 << 27).
         int score = -estimate(s.result(moves[i])) * 1024;
@@ -1019,9 +1021,11 @@ class SearchWorker {
     s.actions(moves);
     ++m_stats.interior;
     std::vector<int>& scores = m_scores[static_cast<std::size_t>(ply)];
-    score_moves(s, moves, tt_move, ply, scores);
+    // At the frontier (fso) the estimates replace every other score, so the
+    // usual scoring is not run there.
     const bool frontier = m_options.frontier_order && m_options.ordering && depth == 1 &&
                           tt_move == 0 && frontier_scores(s, moves, scores);
+    if (!frontier) score_moves(s, moves, tt_move, ply, scores);
     std::vector<std::uint16_t>& order = m_order[static_cast<std::size_t>(ply)];
     order.resize(moves.size());
     for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);

@@ -27,9 +27,12 @@ test; the build does not need them).
 
 A positions file whose name ends in .xz is read decompressed.
 
---init starts from the rule set's block of an existing weights file (its
---hidden must match) instead of random weights: a further round on new
-games keeps what the earlier rounds' games taught.
+--init starts from the rule set's block of an existing weights file instead
+of random weights: a further round on new games keeps what the earlier
+rounds' games taught. A block with fewer units than --hidden is widened:
+its units keep their weights, the new units start with random input
+weights and no weight into the next layer, so the widened network's output
+starts as the block's.
 """
 import argparse
 import json
@@ -200,8 +203,9 @@ def blocks_of(text: str) -> dict[str, str]:
             for m in re.finditer(r"^// BEGIN (\S+)\n.*?^// END \1\n", text, re.S | re.M)}
 
 
-def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
-    """The rule set's weights in an n1_weights.hpp: w1, b1, w2, b2, w3, b3, flat."""
+def read_block(text: str, rules: str, hidden: int) -> tuple[list[list[float]], int]:
+    """The rule set's weights in an n1_weights.hpp (w1, b1, w2, b2, w3, b3, flat)
+    and its number of units, at most `hidden`."""
     mine = blocks_of(text).get(rules)
     if mine is None:
         raise ValueError(f"no block for {rules}")
@@ -209,8 +213,10 @@ def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
     shape = re.search(r"Net<(\d+)> kNet", mine)
     if net is None or shape is None:
         raise ValueError(f"the {rules} block holds no network")
-    if int(shape.group(1)) != hidden:
-        raise ValueError(f"the {rules} block has {shape.group(1)} units, --hidden is {hidden}")
+    units = int(shape.group(1))
+    if units > hidden:
+        raise ValueError(f"the {rules} block has {units} units, more than --hidden {hidden}")
+    hidden = units
     values = [float(v) for v in re.findall(r"(-?[0-9][0-9.eE+-]*)f,", net.group(1))]
     sizes = [INPUTS * hidden, hidden, HIDDEN2 * 2 * hidden, HIDDEN2, HIDDEN2, 1]
     if len(values) != sum(sizes):
@@ -219,7 +225,7 @@ def read_block(text: str, rules: str, hidden: int) -> list[list[float]]:
     for n in sizes:
         parts.append(values[at:at + n])
         at += n
-    return parts
+    return parts, hidden
 
 
 def header(old: str, rules: str, new_block: str) -> str:
@@ -269,7 +275,7 @@ def main() -> None:
     if a.init:
         try:
             with open(a.init, encoding="utf-8") as f:
-                start = read_block(f.read(), a.rules, a.hidden)
+                start, start_hidden = read_block(f.read(), a.rules, a.hidden)
         except OSError as e:
             die(f"--init: cannot read {a.init}: {e.strerror}")
         except ValueError as e:
@@ -304,10 +310,15 @@ def main() -> None:
         net.w1.weight.mul_(0.1)
         if start is not None:
             w1, b1, w2, b2, w3, b3 = start
-            net.w1.weight[:INPUTS] = torch.tensor(w1).reshape(INPUTS, a.hidden)
+            h = start_hidden  # the block's units come first; any others are new
+            net.w1.weight[:INPUTS, :h] = torch.tensor(w1).reshape(INPUTS, h)
             net.w1.weight[INPUTS] = 0.0  # the padding row
-            net.b1.copy_(torch.tensor(b1))
-            net.w2.weight.copy_(torch.tensor(w2).reshape(HIDDEN2, 2 * a.hidden))
+            net.b1.zero_()
+            net.b1[:h] = torch.tensor(b1)
+            old_w2 = torch.tensor(w2).reshape(HIDDEN2, 2 * h)
+            net.w2.weight.zero_()
+            net.w2.weight[:, :h] = old_w2[:, :h]  # the mover's units
+            net.w2.weight[:, a.hidden:a.hidden + h] = old_w2[:, h:]  # the other side's
             net.w2.bias.copy_(torch.tensor(b2))
             net.w3.weight.copy_(torch.tensor(w3).reshape(1, HIDDEN2))
             net.w3.bias.fill_(b3[0])

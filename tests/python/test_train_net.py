@@ -11,6 +11,7 @@ training test is skipped and the script says what is missing.
 import importlib.util
 import json
 import lzma
+import re
 import subprocess
 import sys
 
@@ -111,6 +112,13 @@ def net_block(text: str) -> str:
     return text[text.index("kNet<Gardner> = {"):text.index("kCheck<Gardner>")]
 
 
+def check_outputs(text: str) -> list[float]:
+    """The outputs on the check positions written in a block (the same sums of
+    more units may differ in float's last place)."""
+    block = text[text.index("kCheck<Gardner>"):text.index("// END gardner")]
+    return [float(v) for v in re.findall(r'", (-?[0-9][0-9.eE+-]*)f\}', block)]
+
+
 @needs_torch
 def test_init_starts_from_a_files_weights(tmp_path):
     positions = positions_file(tmp_path)
@@ -123,9 +131,21 @@ def test_init_starts_from_a_files_weights(tmp_path):
             "--init", str(first), "--out", str(again))
     assert r.returncode == 0, r.stderr
     assert net_block(again.read_text()) == net_block(first.read_text())
-    assert train_net.read_block(first.read_text(), "gardner", 8)[5] != [0.0]
-    # A block of another size, or none for the rule set: one line, status 2.
-    r = run("--positions", positions, "--rules", "gardner", "--hidden", "16", "--init", str(first))
+    weights, units = train_net.read_block(first.read_text(), "gardner", 8)
+    assert units == 8 and weights[5] != [0.0]
+    # Widened to 16 units, no epochs: the new units add nothing yet, so the
+    # script's outputs on its check positions are the 8-unit network's.
+    wide = tmp_path / "wide.hpp"
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "16", "--epochs", "0",
+            "--init", str(first), "--out", str(wide))
+    assert r.returncode == 0, r.stderr
+    assert "inline constexpr Net<16> kNet<Gardner> = {" in wide.read_text()
+    assert len(check_outputs(first.read_text())) == len(train_net.CHECK_FENS)
+    assert check_outputs(wide.read_text()) == pytest.approx(check_outputs(first.read_text()),
+                                                            abs=1e-5)
+    assert train_net.read_block(wide.read_text(), "gardner", 16)[1] == 16
+    # A block with more units than --hidden, or none for the rule set: one line, status 2.
+    r = run("--positions", positions, "--rules", "gardner", "--hidden", "4", "--init", str(first))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "8 units" in r.stderr, r.stderr
     r = run("--positions", positions, "--rules", "minichess-comp472", "--hidden", "8",
             "--init", str(first))

@@ -117,12 +117,14 @@ using Inputs = std::array<std::int16_t, 2 * kHidden>;
 
 [[gnu::target("avx2")]] Layer2 layer2_avx2(const Quantized& n, const Inputs& in) noexcept {
   static_assert(kHidden2 == 16, "two vectors of eight units");
-  static_assert(kHidden == 128, "sixteen vectors of eight input pairs");
+  // kHidden input pairs, eight a vector, 64 a word of `live`.
+  static_assert(kHidden % 64 == 0, "whole words of input pairs");
+  constexpr std::size_t kWords = kHidden / 64;
   // Which input pairs are not both zero, found eight at a time: the loop
   // below visits only those, with no branch on the data to mispredict.
-  std::uint64_t live[2] = {0, 0};
+  std::array<std::uint64_t, kWords> live{};
   const __m256i zero = _mm256_setzero_si256();
-  for (std::size_t v = 0; v < 16; ++v) {
+  for (std::size_t v = 0; v < kHidden / 8; ++v) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&in[16 * v]));
     const auto zeros =
         static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero))));
@@ -130,9 +132,9 @@ using Inputs = std::array<std::int16_t, 2 * kHidden>;
   }
   __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&n.b2[0]));
   __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&n.b2[8]));
-  for (std::size_t half = 0; half < 2; ++half) {
-    for (std::uint64_t b = live[half]; b != 0; b &= b - 1) {
-      const std::size_t p = 64 * half + static_cast<std::size_t>(std::countr_zero(b));
+  for (std::size_t word = 0; word < kWords; ++word) {
+    for (std::uint64_t b = live[word]; b != 0; b &= b - 1) {
+      const std::size_t p = 64 * word + static_cast<std::size_t>(std::countr_zero(b));
       const __m256i a = _mm256_set1_epi32(input_pair(in, p));
       const auto* w = reinterpret_cast<const __m256i*>(&n.w2[p * kHidden2 * 2]);
       lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_loadu_si256(w), a));

@@ -216,16 +216,15 @@ def read_block(text: str, rules: str, hidden: int) -> tuple[list[list[float]], i
     units = int(shape.group(1))
     if units > hidden:
         raise ValueError(f"the {rules} block has {units} units, more than --hidden {hidden}")
-    hidden = units
     values = [float(v) for v in re.findall(r"(-?[0-9][0-9.eE+-]*)f,", net.group(1))]
-    sizes = [INPUTS * hidden, hidden, HIDDEN2 * 2 * hidden, HIDDEN2, HIDDEN2, 1]
+    sizes = [INPUTS * units, units, HIDDEN2 * 2 * units, HIDDEN2, HIDDEN2, 1]
     if len(values) != sum(sizes):
         raise ValueError(f"the {rules} block holds {len(values)} weights, not {sum(sizes)}")
     parts, at = [], 0
     for n in sizes:
         parts.append(values[at:at + n])
         at += n
-    return parts, hidden
+    return parts, units
 
 
 def header(old: str, rules: str, new_block: str) -> str:

@@ -299,6 +299,23 @@ TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
   EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
 }
 
+// `table_estimate` (on by default): reverse futility, futility and ProbCut
+// start from the table's value where it bounds the node on the heuristic's
+// far side, so the tree to a depth changes; a proven result does not.
+TEST(MinichessSearch, TheTablesValueAsTheEstimateChangesTheTreeButNotAMate) {
+  search::EngineOptions options;
+  options.hash_mb = 4;
+  options.table_estimate = false;
+  const auto off = nodes_to_depth_10<N1>(options);
+  EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
+  options.table_estimate = true;
+  const auto on = nodes_to_depth_10<N1>(options);
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    EXPECT_NE(off[i], on[i]) << i << ": the table's value changed no pruning decision";
+  }
+  EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
+}
+
 // The cut-off statistics by depth left add up to the totals, and every
 // ordering switch (chist, conth, fuh, cm, hg, osee, oseq, fso) leaves a legal move and
 // counts its cut-offs the same way; the frontier's order (fso) changes the tree.

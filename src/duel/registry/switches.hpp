@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 25> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 26> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -45,6 +45,7 @@ inline constexpr std::array<EngineSwitch, 25> kEngineSwitches = {{
     {"corr", &search::EngineOptions::correction},
     {"corrq", &search::EngineOptions::correction_leaves},
     {"pc", &search::EngineOptions::probcut},
+    {"tte", &search::EngineOptions::table_estimate},
 }};
 
 // The switches' keys alone, for the lists of keys a spec may name.

@@ -642,6 +642,21 @@ class SearchWorker {
     return std::nullopt;
   }
 
+  // Pruning's estimate refined by the node's table entry: a stored bound on
+  // the estimate's far side (a lower bound above it, an upper bound below
+  // it) or an exact value is what a search found here, so it replaces the
+  // heuristic's guess. Proven values stay out: a mate score would make the
+  // margins meaningless, and the table answers those nodes itself.
+  static Value table_estimate(Value estimate, const std::optional<TTEntry>& entry, int ply) {
+    if (!entry || entry->depth == 0) return estimate;
+    const Value v = from_tt(entry->value, ply);
+    if (is_proven(v)) return estimate;
+    const Bound b = entry->bound();
+    const bool tighter = b == Bound::Exact || (b == Bound::Lower && v > estimate) ||
+                         (b == Bound::Upper && v < estimate);
+    return tighter ? v : estimate;
+  }
+
   // Stores `best`, found within (alpha_orig, beta), as the bound it is.
   void store_table(std::uint64_t key, Value best, Value alpha_orig, Value beta, int ply, int depth,
                    std::uint16_t move) {
@@ -962,6 +977,7 @@ class SearchWorker {
     [[maybe_unused]] Value futility_margin = kInfinite;  // a ply's worth of heuristic
     [[maybe_unused]] Value static_eval = -kInfinite;     // the heuristic, when pruning asked
     [[maybe_unused]] Value raw_eval = -kInfinite;        // the same before correction history
+    [[maybe_unused]] Value corrected_eval = -kInfinite;  // and before the table's value
     if constexpr (HasTactics<S>) {
       in_check = !s.may_stand_pat();
       prunable = !pv_node && !in_check && ply > 0 && !is_proven(beta) && excluded == 0;
@@ -982,6 +998,8 @@ class SearchWorker {
         if (try_futility || try_null || move_futility || learn) {
           raw_eval = estimate(s);
           static_eval = corrected(s, raw_eval);
+          corrected_eval = static_eval;
+          if (m_options.table_estimate) static_eval = table_estimate(static_eval, tt_entry, ply);
           if (try_futility && static_eval - futility_margin * depth >= beta) {
             ++m_inexact;
             ++m_stats.leaves;
@@ -1137,7 +1155,8 @@ class SearchWorker {
 
     // Step 6. Store the result; exact subtrees are valid at any depth.
     if (raw_eval != -kInfinite && excluded == 0) {
-      learn_correction(s, moves[best_index], best, alpha_orig, beta, raw_eval, static_eval, depth);
+      learn_correction(s, moves[best_index], best, alpha_orig, beta, raw_eval, corrected_eval,
+                       depth);
     }
     if (m_options.hash_mb > 0 && excluded == 0) {
       // Inexact results keep their depth, capped below the "any depth" mark;

@@ -30,6 +30,11 @@ namespace {
   return out;
 }
 
+// order_hint's scale: estimates lie strictly inside +-81 000, so a hint is
+// 2000 + estimate / 64, between 734 and 3266.
+constexpr int kHintOffset = 2000;
+constexpr int kHintStep = 64;
+
 }  // namespace
 
 State::State(int n, int k) : m_n(static_cast<std::uint8_t>(n)), m_k(static_cast<std::uint8_t>(k)) {
@@ -77,11 +82,17 @@ char State::at(int cell) const noexcept {
 }
 
 int State::order_hint(const Move& m) const noexcept {
+  // Cells gained ordered well only while the sides are apart: in the fight
+  // the move that gains most walks into the enemy and hands over the tempo,
+  // and deep searches spend most of their nodes there (their first-move
+  // cut-offs fell from 99% at depth 12 to 79% at 22). The fight is what
+  // `tempo` scores, so the hint is its estimate of the position the move
+  // leads to, from the mover's side, in steps of 64 (positive, so a lone
+  // pass at 0 stays apart, and small enough that the engine's hint scale
+  // stays below the table move's).
   if (m == kPass) return 0;
-  const int to = destination(m);
-  const int gained = to > m ? to - m : m - to;
-  const bool lands_home = ((home(m_to_move) >> (to - 1)) & 1U) != 0;
-  return gained + (lands_home ? 1 : 0);
+  const Value v = Tempo{}(result(m));
+  return kHintOffset + (m_to_move == Player::First ? v : -v) / kHintStep;
 }
 
 State State::flipped() const noexcept {

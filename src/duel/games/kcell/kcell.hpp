@@ -71,8 +71,9 @@ class State {
   [[nodiscard]] Value utility() const noexcept;  // terminal only: +1 o wins, -1 x wins, 0 draw
   [[nodiscard]] std::uint64_t key() const noexcept;
 
-  // Step 2. Move ordering for the engine: cells gained by the move (a chain of
-  // jumps first), plus a bonus when it brings the piece home.
+  // Step 2. Move ordering for the engine: the default heuristic's (`tempo`)
+  // estimate of the position the move leads to, for the mover, scaled to a
+  // small positive integer (docs/rules/kcell.md, "Move ordering").
   [[nodiscard]] int order_hint(const Move& m) const noexcept;
 
   // Step 3. Text.

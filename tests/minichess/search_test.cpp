@@ -299,7 +299,7 @@ TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
   EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
 }
 
-// `table_estimate` (on by default): reverse futility, futility and ProbCut
+// `table_estimate` (off by default): reverse futility, futility and ProbCut
 // start from the table's value where it bounds the node on the heuristic's
 // far side, so the tree to a depth changes; a proven result does not.
 TEST(MinichessSearch, TheTablesValueAsTheEstimateChangesTheTreeButNotAMate) {

@@ -126,8 +126,10 @@ struct EngineOptions {
   // it, an upper bound below it, or an exact value), reverse futility,
   // futility and ProbCut start from the stored value, which a search found,
   // instead of the heuristic's guess. +6.9 +/- 6.7 Elo at a fixed node count
-  // (docs/engine.md, "The table's value as the estimate"): on.
-  bool table_estimate = true;
+  // against our own engine, but 3.5 +/- 1.75 points below the search without
+  // it against Fairy-Stockfish at 0.1 s a move (docs/engine.md, "The
+  // table's value as the estimate"): off.
+  bool table_estimate = false;
   // Correction history (HasCorrectionKey): by the game's key (the pawns in
   // the chess family) and the side to move, a running average of how far
   // search results landed from the heuristic; pruning's estimate is the

@@ -30,8 +30,8 @@ namespace {
   return out;
 }
 
-// order_hint's scale: estimates lie strictly inside +-81 000, so a hint is
-// 2000 + estimate / 64, between 734 and 3266.
+// order_hint's scale: `tempo`'s estimates lie strictly inside +-kScale
+// (below), so a hint is 2000 + estimate / 64, between 734 and 3266.
 constexpr int kHintOffset = 2000;
 constexpr int kHintStep = 64;
 
@@ -260,6 +260,8 @@ namespace {
 // every platform computes the same estimate and searches are reproducible.
 constexpr long long kScale = 81'000;
 static_assert(kScale < kUnit - kMaxPly);
+// Every move's hint stays above the lone pass's 0 (State::order_hint).
+static_assert(kHintOffset - kScale / kHintStep > 0);
 
 [[nodiscard]] Value squash(long long num, long long den) noexcept {
   const long long mag = num < 0 ? -num : num;

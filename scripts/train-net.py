@@ -23,7 +23,7 @@ test; the build does not need them).
   scripts/train-net.py --positions P.jsonl [--positions ...] --rules gardner
       [--out src/duel/games/minichess/n1_weights.hpp] [--hidden 64]
       [--epochs 30] [--score-weight 0.5] [--k 0.0038] [--seed 1]
-      [--init src/duel/games/minichess/n1_weights.hpp]
+      [--init src/duel/games/minichess/n1_weights.hpp [--init-rules gardner]]
 
 A positions file whose name ends in .xz is read decompressed.
 
@@ -32,7 +32,9 @@ of random weights: a further round on new games keeps what the earlier
 rounds' games taught. A block with fewer units than --hidden is widened:
 its units keep their weights, the new units start with random input
 weights and no weight into the next layer, so the widened network's output
-starts as the block's.
+starts as the block's. --init-rules names the rule set whose block to start
+from when it is not --rules' own: a new rule set's network can start from
+Gardner's (docs/net.md, "CS3243").
 """
 import argparse
 import json
@@ -265,16 +267,19 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init")
+    p.add_argument("--init-rules", choices=sorted(RULE_TYPES))
     a = p.parse_args()
     if not 0.0 <= a.score_weight <= 1.0:
         die("--score-weight must be in [0, 1]")
     if a.hidden < 1 or a.hidden > 512 or a.epochs < 0 or a.batch < 1 or a.k <= 0:
         die("--hidden 1..512, --epochs >= 0, --batch >= 1, --k > 0")
+    if a.init_rules and not a.init:
+        die("--init-rules needs --init")
     start = None
     if a.init:
         try:
             with open(a.init, encoding="utf-8") as f:
-                start, start_hidden = read_block(f.read(), a.rules, a.hidden)
+                start, start_hidden = read_block(f.read(), a.init_rules or a.rules, a.hidden)
         except OSError as e:
             die(f"--init: cannot read {a.init}: {e.strerror}")
         except ValueError as e:
@@ -359,7 +364,8 @@ def main() -> None:
              " ".join(f"--positions {os.path.basename(x)}" for x in a.positions) +
              f" --hidden {a.hidden} --epochs {a.epochs} --batch {a.batch} --rate {a.rate:g}"
              f" --score-weight {a.score_weight:g} --k {a.k:g} --seed {a.seed}" +
-             (f" --init {os.path.basename(a.init)}" if a.init else ""),
+             (f" --init {os.path.basename(a.init)}" if a.init else "") +
+             (f" --init-rules {a.init_rules}" if a.init_rules else ""),
              f"Data: {len(train)} positions fitted, {len(valid)} held out",
              f"Fit: MSE fitted {fitted:.6f}, held out {held_out:.6f} (targets of held-out "
              "positions: the results)"]

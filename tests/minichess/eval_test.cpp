@@ -104,10 +104,10 @@ TEST(ChessEval, EveryHeuristicIsSelectableByName) {
   for (const char* name : {"e0", "e1", "e2", "random"}) {
     EXPECT_TRUE(with_heuristic<Comp472State>(name, 0, [](auto) {})) << name;
   }
-  // e3 is the default in CS3243 and COMP 472 (SPRTs against e2,
-  // docs/tuning.md), n1 in Gardner (docs/net.md).
+  // e3 is the default in COMP 472 (SPRTs against e2, docs/tuning.md), n1
+  // in Gardner and CS3243 (docs/net.md; matches against Fairy-Stockfish).
   EXPECT_EQ(default_heuristic<GardnerState>(), "n1");
-  EXPECT_EQ(default_heuristic<Cs3243State>(), "e3");
+  EXPECT_EQ(default_heuristic<Cs3243State>(), "n1");
   EXPECT_EQ(default_heuristic<Comp472State>(), "e3");
 }
 

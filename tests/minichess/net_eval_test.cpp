@@ -19,34 +19,44 @@
 namespace duel::games::minichess {
 namespace {
 
-TEST(N1, MatchesTheTrainedNetworkOnTheScriptsPositions) {
+template <class Rules>
+void expect_the_scripts_outputs() {
   // kCheck holds the trained (floating-point) network's outputs as the
   // script computed them; the integer network may differ by its rounding:
   // a 1024th of a unit per first-layer weight, a 256th per second-layer one.
-  for (const auto& check : n1::kCheck<Gardner>) {
-    const auto s = GardnerState::from_fen(std::string(check.fen));
+  for (const auto& check : n1::kCheck<Rules>) {
+    const auto s = State<Rules>::from_fen(std::string(check.fen));
     ASSERT_TRUE(s.ok()) << check.fen;
     const double pawns =
-        static_cast<double>(n1::forward(n1::net<Gardner>(), n1::pieces_of(s->position()),
+        static_cast<double>(n1::forward(n1::net<Rules>(), n1::pieces_of(s->position()),
                                         s->to_move(), n1::Isa::Baseline)) /
         static_cast<double>(n1::kOutputScale);
     EXPECT_NEAR(pawns, check.pawns, 0.05 + 0.02 * std::abs(check.pawns)) << check.fen;
   }
   // The checks are not all alike (a network reading nothing would pass
   // one): a queen up is far from the start.
-  EXPECT_GT(std::abs(n1::kCheck<Gardner>[2].pawns - n1::kCheck<Gardner>[0].pawns), 3.0F);
+  EXPECT_GT(std::abs(n1::kCheck<Rules>[2].pawns - n1::kCheck<Rules>[0].pawns), 3.0F);
+}
+
+TEST(N1, MatchesTheTrainedNetworkOnTheScriptsPositions) {
+  expect_the_scripts_outputs<Gardner>();
+  expect_the_scripts_outputs<Cs3243>();
+}
+
+template <class Rules>
+int flips_checked() {
+  N1 h;
+  return test_support::on_random_positions<State<Rules>>(11, 30, 40, [&](const State<Rules>& s) {
+    const auto flipped = State<Rules>::from_fen(test_support::flip_fen(s.to_text()));
+    ASSERT_TRUE(flipped.ok()) << s.to_text();
+    ASSERT_EQ(h(*flipped), -h(s)) << s.to_text();
+    ASSERT_LT(std::abs(h(s)), kUnit) << s.to_text();
+  });
 }
 
 TEST(N1, ColourFlipNegatesTheValueExactlyAndStaysInRange) {
-  N1 h;
-  const int checked =
-      test_support::on_random_positions<GardnerState>(11, 30, 40, [&](const GardnerState& s) {
-        const auto flipped = GardnerState::from_fen(test_support::flip_fen(s.to_text()));
-        ASSERT_TRUE(flipped.ok()) << s.to_text();
-        ASSERT_EQ(h(*flipped), -h(s)) << s.to_text();
-        ASSERT_LT(std::abs(h(s)), kUnit) << s.to_text();
-      });
-  EXPECT_GT(checked, 300);
+  EXPECT_GT(flips_checked<Gardner>(), 300);
+  EXPECT_GT(flips_checked<Cs3243>(), 300);
 }
 
 TEST(N1, KeptSumsGiveExactlyTheSumsFromScratchWithEitherInstructionSet) {
@@ -115,15 +125,23 @@ TEST(N1, TheOutputCacheGivesExactlyTheComputedValue) {
   EXPECT_EQ(copy.cache().misses(), 1U);
 }
 
-TEST(N1, PrefersMaterialAndIsSelectableInGardnerOnly) {
+template <class Rules>
+void expect_a_queen_up_to_count() {
   // A white queen more is worth several pawns to White whoever is to move.
-  const auto up = GardnerState::from_fen("4k/5/5/5/1Q2K w - - 0 1");
-  const auto up_black = GardnerState::from_fen("4k/5/5/5/1Q2K b - - 0 1");
+  const auto up = State<Rules>::from_fen("4k/5/5/5/1Q2K w - - 0 1");
+  const auto up_black = State<Rules>::from_fen("4k/5/5/5/1Q2K b - - 0 1");
   ASSERT_TRUE(up.ok() && up_black.ok());
   EXPECT_GT(N1{}(*up), 3 * kE0Scale);
   EXPECT_GT(N1{}(*up_black), 3 * kE0Scale);
+}
+
+TEST(N1, PrefersMaterialAndIsSelectableWhereItHasABlock) {
+  expect_a_queen_up_to_count<Gardner>();
+  expect_a_queen_up_to_count<Cs3243>();
+  // The two networks are not one: each rule set reads its own block.
+  EXPECT_NE(&n1::net<Gardner>(), &n1::net<Cs3243>());
   EXPECT_TRUE(with_heuristic<GardnerState>("n1", 0, [](auto) {}));
-  EXPECT_FALSE(with_heuristic<Cs3243State>("n1", 0, [](auto) {}));
+  EXPECT_TRUE(with_heuristic<Cs3243State>("n1", 0, [](auto) {}));
   EXPECT_FALSE(with_heuristic<Comp472State>("n1", 0, [](auto) {}));
 }
 

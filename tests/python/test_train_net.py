@@ -152,6 +152,19 @@ def test_init_starts_from_a_files_weights(tmp_path):
     assert r.returncode == 2 and "no block for minichess-comp472" in r.stderr, r.stderr
     r = run("--positions", positions, "--rules", "gardner", "--init", str(tmp_path / "none.hpp"))
     assert r.returncode == 2 and "cannot read" in r.stderr, r.stderr
+    # Another rule set's block as the start (--init-rules): no epochs, and
+    # CS3243's new block holds Gardner's weights; Gardner's block is kept.
+    both = tmp_path / "both.hpp"
+    both.write_text(first.read_text())
+    r = run("--positions", positions, "--rules", "gardner-cs3243", "--hidden", "8", "--epochs",
+            "0", "--init", str(first), "--init-rules", "gardner", "--out", str(both))
+    assert r.returncode == 0, r.stderr
+    text = both.read_text()
+    assert "--init-rules gardner" in text and net_block(text) == net_block(first.read_text())
+    assert (train_net.read_block(text, "gardner-cs3243", 8)
+            == train_net.read_block(first.read_text(), "gardner", 8))
+    r = run("--positions", positions, "--rules", "gardner-cs3243", "--init-rules", "gardner")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "needs --init" in r.stderr, r.stderr
 
 
 @needs_torch

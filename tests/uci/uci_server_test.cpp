@@ -279,8 +279,8 @@ TEST(UciServer, ClockOfTheSideToMoveIsUsed) {
 }
 
 // `Eval default` is each variant's own default heuristic: a search with it
-// visits exactly the nodes of one with that heuristic named (n1 in gardner,
-// e3 in gardner-cs3243 and minichess-comp472, games::default_heuristic).
+// visits exactly the nodes of one with that heuristic named (n1 in gardner
+// and gardner-cs3243, e3 in minichess-comp472, games::default_heuristic).
 TEST(UciServer, EvalDefaultFollowsTheVariant) {
   const auto nodes_of = [](const std::string& variant, const std::string& eval) {
     Lines lines;
@@ -301,20 +301,20 @@ TEST(UciServer, EvalDefaultFollowsTheVariant) {
   };
   EXPECT_EQ(nodes_of("gardner", "default"), nodes_of("gardner", "n1"));
   EXPECT_NE(nodes_of("gardner", "default"), nodes_of("gardner", "e3"));
-  EXPECT_EQ(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e3"));
-  EXPECT_NE(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e2"));
+  EXPECT_EQ(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "n1"));
+  EXPECT_NE(nodes_of("gardner-cs3243", "default"), nodes_of("gardner-cs3243", "e3"));
   EXPECT_EQ(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e3"));
   EXPECT_NE(nodes_of("minichess-comp472", "default"), nodes_of("minichess-comp472", "e2"));
 }
 
-// n1 is Gardner's only: chosen in another variant, the search says so and
+// n1 has no network for COMP 472: chosen there, the search says so and
 // uses that variant's default instead (same nodes), and still answers.
 TEST(UciServer, EvalNotOfferedInTheVariantFallsBackToItsDefault) {
   const auto run = [](const std::string& eval) {
     Lines lines;
     Server server(lines.sink());
     const std::size_t from = lines.size();
-    const std::vector<std::string> commands = {"setoption name UCI_Variant value gardner-cs3243",
+    const std::vector<std::string> commands = {"setoption name UCI_Variant value minichess-comp472",
                                                "setoption name Eval value " + eval,
                                                "position startpos", "go depth 4"};
     for (const auto& c : commands) {

@@ -326,7 +326,7 @@ struct Server::Impl {
   }
 
   // The heuristic names as `var` list items: `default` (the variant's own
-  // default: n1 in gardner, e3 in cs3243 and comp472) first.
+  // default: n1 in gardner and cs3243, e3 in comp472) first.
   static constexpr std::string_view kEvalDefault = "default";
   [[nodiscard]] static std::vector<std::string> eval_names() {
     std::vector<std::string> out{std::string(kEvalDefault)};
@@ -355,8 +355,8 @@ struct Server::Impl {
               });
             };
             // Every name reaching here is in Gardner's list; one that this
-            // variant does not offer (n1, Gardner's only) falls back to the
-            // variant's default, and says so.
+            // variant does not offer (n1 in COMP 472, which has no network)
+            // falls back to the variant's default, and says so.
             const bool named = eval != kEvalDefault;
             if (named && build(eval)) return;
             if (named) {

@@ -55,11 +55,13 @@ class State {
   using Move = minichess::Move;
   using Moves = minichess::Moves;
   // The default (first) heuristic is the one measured strongest for the
-  // rule set: n1, a network trained for Gardner only (docs/net.md), there;
-  // e3 in CS3243 and COMP 472 (SPRTs against e2, docs/tuning.md).
-  using Heuristics = std::conditional_t<std::is_same_v<Rules, Gardner>,
-                                        std::tuple<N1, E3, E2, E1, E0, RandomHeuristic>,
-                                        std::tuple<E3, E2, E1, E0, RandomHeuristic>>;
+  // rule set: n1, a network with weights of its own in Gardner and in
+  // CS3243 (docs/net.md), there; e3 in COMP 472, which has no network
+  // (SPRTs against e2, docs/tuning.md).
+  using Heuristics =
+      std::conditional_t<std::is_same_v<Rules, Gardner> || std::is_same_v<Rules, Cs3243>,
+                         std::tuple<N1, E3, E2, E1, E0, RandomHeuristic>,
+                         std::tuple<E3, E2, E1, E0, RandomHeuristic>>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to

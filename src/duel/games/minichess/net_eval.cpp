@@ -19,6 +19,7 @@ namespace {
 template <class Rules>
 constexpr Quantized kQuantized = quantize(kNet<Rules>);
 static_assert(accumulators_fit(kNet<Gardner>), "n1: a first-layer sum may not fit in 16 bits");
+static_assert(accumulators_fit(kNet<Cs3243>), "n1: a first-layer sum may not fit in 16 bits");
 
 using Sums = Accumulators::Sums;
 
@@ -239,6 +240,7 @@ const Quantized& net() noexcept {
 }
 
 template const Quantized& net<Gardner>() noexcept;
+template const Quantized& net<Cs3243>() noexcept;
 
 bool has_avx2() noexcept {
   static const bool kHas = [] {

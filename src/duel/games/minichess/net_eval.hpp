@@ -290,7 +290,7 @@ struct N1 {
   static constexpr std::string_view kName = "n1";
   static constexpr std::string_view kAbout =
       "small network (both sides' pieces on squares, 128 + 16 clipped units) trained on "
-      "self-play positions (scripts/train-net.py); gardner only";
+      "self-play positions (scripts/train-net.py); gardner and gardner-cs3243";
   explicit N1(std::uint64_t /*seed*/ = 0) noexcept {}
   // Not const: it keeps the sums of the positions it saw last (one search
   // at a time; each engine owns its heuristic).
@@ -305,6 +305,6 @@ struct N1 {
   n1::OutputCache m_cache;
 };
 
-static_assert(NamedHeuristic<N1, GardnerState>);
+static_assert(NamedHeuristic<N1, GardnerState> && NamedHeuristic<N1, Cs3243State>);
 
 }  // namespace duel::games::minichess

@@ -63,7 +63,7 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
   using S = games::minichess::GardnerState;
   EXPECT_TRUE(registry::make_agent<S>(
                   "engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,oseq=1,fso=1,"
-                  "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,"
+                  "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,esc=1,"
                   "chist=1,conth=1,"
                   "soft=0.7,contempt=-25")
                   .ok());
@@ -82,6 +82,7 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
                                                      {"engine:qchk=2", "qchk"},
                                                      {"engine:se=2", "se"},
                                                      {"engine:thr=2", "thr"},
+                                                     {"engine:esc=2", "esc"},
                                                      {"engine:chist=2", "chist"},
                                                      {"engine:conth=x", "conth"},
                                                      {"engine:contempt=1001", "contempt"},

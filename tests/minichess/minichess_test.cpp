@@ -665,5 +665,42 @@ TEST(MinichessThreat, NoCapturePromotionOrPieceMove) {
   EXPECT_FALSE(threat("4k/5/2R2/5/4K w - - 0 1", "c3c4"));
 }
 
+// ---------------------------------------------------------------------------
+// Escapes (search::HasEscapes): a quiet move of a piece that an enemy pawn
+// attacks, or that is attacked and not defended.
+
+bool escape(std::string_view fen, std::string_view move) {
+  const GardnerState s = at<GardnerState>(fen);
+  const auto m = s.parse_move(move);
+  EXPECT_TRUE(m.ok()) << move << ": " << m.error();
+  return m.ok() && s.is_escape(*m);
+}
+
+TEST(MinichessEscape, APieceAttackedByAPawnEscapesEvenWhenDefended) {
+  // The knight on c3 is attacked by the pawn on d4 and defended by b2.
+  EXPECT_TRUE(escape("4k/3p1/2N2/1P3/4K w - - 0 1", "c3a4"));
+  // The same knight moving when no pawn attacks it: no escape.
+  EXPECT_FALSE(escape("4k/4p/2N2/1P3/4K w - - 0 1", "c3a4"));
+  // Black: the rook on b4 is attacked by the pawn on a3.
+  EXPECT_TRUE(escape("4k/1r3/P4/5/4K b - - 0 1", "b4b5"));
+}
+
+TEST(MinichessEscape, AnUndefendedPieceUnderAttackEscapes) {
+  // The bishop on c3 is attacked by the rook on c5 and not defended.
+  EXPECT_TRUE(escape("2rk1/5/2B2/5/4K w - - 0 1", "c3b2"));
+  // Defended by the king on d2, the same bishop does not escape: the rook
+  // would not win it.
+  EXPECT_FALSE(escape("2rk1/5/2B2/3K1/5 w - - 0 1", "c3b2"));
+  // A defended pawn attacked by a pawn is an even trade, no escape.
+  EXPECT_FALSE(escape("4k/1p3/2P2/3P1/4K w - - 0 1", "c3c4"));
+}
+
+TEST(MinichessEscape, NoCaptureAndNoKing) {
+  // A capture is tactical, not an escape, even by an attacked piece.
+  EXPECT_FALSE(escape("1n2k/3p1/2N2/5/4K w - - 0 1", "c3b5"));
+  // The king is never an escape: its safety is the rules' business.
+  EXPECT_FALSE(escape("4k/5/5/1p3/K4 w - - 0 1", "a1b1"));
+}
+
 }  // namespace
 }  // namespace duel::games::minichess

@@ -23,6 +23,7 @@ constexpr search::EngineOptions kAllOn{.hash_mb = 4,
                                        .futility = true,
                                        .extensions = true,
                                        .aspiration = true,
+                                       .escapes = true,
                                        .move_futility = true,
                                        .exchange_pruning = true,
                                        .repetition_draw = true,
@@ -296,6 +297,23 @@ TEST(MinichessSearch, ProbCutChangesTheTreeButNotAMate) {
     EXPECT_NE(off[i], on[i]) << i << ": no ProbCut changed the tree";
   }
   EXPECT_LT(on[0], off[0]) << "ProbCut cut no nodes from the start";
+  EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
+}
+
+// `escapes` (off by default): late move reductions reduce a move that saves
+// an attacked piece a ply less, so the tree to a depth changes; a proven
+// result does not.
+TEST(MinichessSearch, EscapesChangeTheTreeButNotAMate) {
+  search::EngineOptions options;
+  options.hash_mb = 4;
+  options.escapes = false;
+  const auto off = nodes_to_depth_10<N1>(options);
+  EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
+  options.escapes = true;
+  const auto on = nodes_to_depth_10<N1>(options);
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    EXPECT_NE(off[i], on[i]) << i << ": no escape was reduced less";
+  }
   EXPECT_EQ(mate_in_two_value(options, 6), loss_in(2));
 }
 

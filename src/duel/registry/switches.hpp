@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 26> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 27> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -39,6 +39,7 @@ inline constexpr std::array<EngineSwitch, 26> kEngineSwitches = {{
     {"qchk", &search::EngineOptions::quiesce_checks},
     {"se", &search::EngineOptions::singular},
     {"thr", &search::EngineOptions::threats},
+    {"esc", &search::EngineOptions::escapes},
     {"chist", &search::EngineOptions::capture_history},
     {"conth", &search::EngineOptions::continuation_history},
     {"fuh", &search::EngineOptions::follow_up_history},

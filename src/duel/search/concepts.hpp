@@ -70,6 +70,16 @@ concept HasThreats = requires(const S& s, const typename S::Move& m) {
   { s.is_threat(m) } -> std::convertible_to<bool>;
 };
 
+// Optional (with HasTactics): a quiet move that takes a piece out of an
+// attack that would win it (the chess family: a piece other than the king
+// standing attacked by an enemy pawn, or attacked and not defended), which
+// late move reductions reduce a ply less: the move that saves the piece is
+// rarely the one to search shallowly.
+template <class S>
+concept HasEscapes = requires(const S& s, const typename S::Move& m) {
+  { s.is_escape(m) } -> std::convertible_to<bool>;
+};
+
 // Optional (with HasTactics): a static exchange evaluation, whether the
 // exchange a capture starts wins the mover at least `threshold` (pawn = 100).
 template <class S>

@@ -436,6 +436,17 @@ class SearchWorker {
     }
   }
 
+  // Whether `m` saves an attacked piece, which late move reductions reduce
+  // a ply less (EngineOptions::escapes, HasEscapes).
+  [[nodiscard]] bool escapes(const S& s, const Move& m) const {
+    if constexpr (HasEscapes<S>) {
+      return m_options.escapes && s.is_escape(m);
+    } else {
+      (void)s, (void)m;
+      return false;
+    }
+  }
+
   // Whether the killers and the history learn from `m`: every move, or with
   // history gravity only quiet ones (captures are ordered by their hint).
   [[nodiscard]] bool learns_from(const S& s, const Move& m) const {
@@ -1121,6 +1132,7 @@ class SearchWorker {
             reduction =
                 m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
             if (beta - alpha > 1) --reduction;
+            if (escapes(s, moves[i])) --reduction;
             reduction = std::clamp(reduction, 0, next - 1);
           }
         }

@@ -119,6 +119,20 @@ class State {
     if (is_tactical(m) || m_pos.piece_on(m.from()) != Piece::Pawn) return false;
     return relative_rank(m_pos.to_move(), m.to()) == kRanks - 2;
   }
+  // A quiet move of a piece other than the king that stands attacked by an
+  // enemy pawn (a pawn only when not defended), or attacked and not
+  // defended (search::HasEscapes): the move takes it out of a capture that
+  // would win material.
+  [[nodiscard]] bool is_escape(const Move& m) const noexcept {
+    const Piece piece = m_pos.piece_on(m.from());
+    if (piece == Piece::King || is_tactical(m)) return false;
+    const Player us = m_pos.to_move();
+    const Player them = other(us);
+    if (!m_pos.attacked(m.from(), them)) return false;
+    const Bitboard pawns = m_pos.pieces(them, Piece::Pawn);
+    if (piece != Piece::Pawn && (kPawnAttacks[index(us)][m.from()] & pawns) != 0) return true;
+    return !m_pos.attacked(m.from(), us);
+  }
   // Moves that lose by force (search::HasForcedLoss): in cs3243 a move that
   // leaves the mover's king attacked loses at once (ExposedKing); in comp472
   // the opponent takes that king on the next ply (KingCaptured), unless the

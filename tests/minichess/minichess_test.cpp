@@ -641,11 +641,17 @@ TEST(MinichessSee, EveryCaptureOfRandomGamesAgreesWithItsOwnThresholds) {
 // Threats (search::HasThreats): a pawn's step to the rank before promotion,
 // not a capture, not a promotion, no other piece's move.
 
-bool threat(std::string_view fen, std::string_view move) {
+// Whether `test`, a State member that judges a move, holds for `move` at `fen`.
+template <class Test>
+bool holds(std::string_view fen, std::string_view move, Test test) {
   const GardnerState s = at<GardnerState>(fen);
   const auto m = s.parse_move(move);
   EXPECT_TRUE(m.ok()) << move << ": " << m.error();
-  return m.ok() && s.is_threat(*m);
+  return m.ok() && (s.*test)(*m);
+}
+
+bool threat(std::string_view fen, std::string_view move) {
+  return holds(fen, move, &GardnerState::is_threat);
 }
 
 TEST(MinichessThreat, APawnStepToTheRankBeforePromotion) {
@@ -670,10 +676,7 @@ TEST(MinichessThreat, NoCapturePromotionOrPieceMove) {
 // attacks, or that is attacked and not defended.
 
 bool escape(std::string_view fen, std::string_view move) {
-  const GardnerState s = at<GardnerState>(fen);
-  const auto m = s.parse_move(move);
-  EXPECT_TRUE(m.ok()) << move << ": " << m.error();
-  return m.ok() && s.is_escape(*m);
+  return holds(fen, move, &GardnerState::is_escape);
 }
 
 TEST(MinichessEscape, APieceAttackedByAPawnEscapesEvenWhenDefended) {

@@ -54,6 +54,46 @@ Result<S> from_spec_text(std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------
+// Slider tables (board.hpp) against a walk one square at a time, written here
+// on file and rank numbers: every square, every occupancy of the squares the
+// piece could reach on an empty board, each with the rest of the board empty
+// and full (what lies off the piece's lines must not matter).
+
+Bitboard walk(int sq, Bitboard occupied, bool diagonal) {
+  static constexpr int kStraight[4][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
+  static constexpr int kDiagonal[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+  Bitboard out = 0;
+  for (const auto& d : diagonal ? kDiagonal : kStraight) {
+    for (int f = sq % 5 + d[0], r = sq / 5 + d[1]; f >= 0 && f < 5 && r >= 0 && r < 5;
+         f += d[0], r += d[1]) {
+      out |= Bitboard{1} << (r * 5 + f);
+      if ((occupied >> (r * 5 + f) & 1) != 0) break;
+    }
+  }
+  return out;
+}
+
+TEST(MinichessBoard, SliderTablesMatchAWalk) {
+  for (int sq = 0; sq < kSquares; ++sq) {
+    for (const bool diagonal : {false, true}) {
+      const Bitboard reach = walk(sq, 0, diagonal);
+      const Bitboard rest = kAll & ~reach;  // the piece's own square too
+      // Every subset of `reach` (Carry-Rippler enumeration).
+      Bitboard subset = 0;
+      do {
+        for (const Bitboard outside : {Bitboard{0}, rest}) {
+          const Bitboard occupied = subset | outside;
+          const Bitboard got = diagonal ? bishop_attacks(sq, occupied) : rook_attacks(sq, occupied);
+          ASSERT_EQ(got, walk(sq, occupied, diagonal))
+              << "square " << sq << (diagonal ? " bishop" : " rook") << " occupied " << occupied;
+        }
+        subset = (subset - reach) & reach;
+      } while (subset != 0);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Perft: Fairy-Stockfish via RULES.md §1a/§1b/§2.
 
 TEST(MinichessPerft, GardnerStart) {

@@ -122,7 +122,8 @@ inline constexpr std::array<std::array<Bitboard, kSquares>, 2> kPawnPush = {
 // it shifted up 0..4 ranks, no two on one bit (no carries), and rank 5 of
 // the product holds each square's bit on its own file. A file's squares
 // (moved to the a-file) are gathered by the same kind of multiply onto bits
-// 27..31, one rank each (docs/engine.md, "Slider tables").
+// 27..31, one rank each (docs/BENCHMARKS.md,
+// "Slider tables and two copies").
 // Why: a look-up has no branch; the ray scan it replaces (the nearest
 // blocker on each of four rays a piece) was a tenth of the search's time.
 namespace detail {

@@ -37,8 +37,9 @@ class MoveList {
   // Not initialised: slots past size() are never read, and a move written
   // by push_back (or through operator[] after resize, by assignment) starts
   // its life there. An array of moves initialised at every node cost perft
-  // half its time with checkers' 612 x 12 bytes, and 40% of Gardner's
-  // with 256 moves whose default constructor sets the "no promotion" bits.
+  // half its time with checkers' 612 x 12 bytes, and 85% of Gardner
+  // perft's own time with 256 moves whose default constructor sets the
+  // "no promotion" bits (docs/BENCHMARKS.md, "Slider tables and two copies").
   // A union member with no initialiser is left alone by its union's
   // constructor, whatever the move type's default constructor does.
   static_assert(std::is_trivially_copyable_v<M> && std::is_trivially_destructible_v<M>);

@@ -75,8 +75,8 @@ class State {
 
   // The start position with the default limits.
   State();
-  // A copy takes the repetition history's used entries only; the rest of
-  // the array is never read (nor written before it is used). A search
+  // A copy takes the repetition history's used entries only: entries from
+  // m_history_len on are never read, so they are left unset. A search
   // copies a state at every node, and the whole array is 800 bytes: copying
   // it all took a twentieth of the search's time.
   State(const State& other) noexcept { copy_from(other); }

@@ -185,6 +185,12 @@ concept HasHistoryIndex = requires(const typename S::Move& m) {
   { S::history_index(m) } -> std::convertible_to<std::size_t>;
 };
 
+// Optional: a heuristic may ask for the memory it will read when it
+// evaluates `s` (e.g. a cache slot), so that the search can start the load
+// when it makes a child, before the child is evaluated. Changes no value.
+template <class H, class S>
+concept HasPrefetch = requires(const H& h, const S& s) { h.prefetch(s); };
+
 // The seed's is_maxs_turn.
 template <GameState S>
 [[nodiscard]] constexpr bool is_maxs_turn(const S& s) {

@@ -767,6 +767,7 @@ class SearchWorker {
         continue;
       }
       const S child = s.result(m);
+      if constexpr (HasPrefetch<H, S>) m_eval.prefetch(child);
       // A quiet move is here only to give check.
       if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
       const Value v = -quiesce(child, ply + 1, -beta, -alpha, qply + 1);
@@ -1091,6 +1092,7 @@ class SearchWorker {
         const S child = s.result(moves[i]);
         // The child probes the table first thing, unless it is a horizon node.
         if (m_options.hash_mb > 0 && depth > 1) m_tt.prefetch(child.key());
+        if constexpr (HasPrefetch<H, S>) m_eval.prefetch(child);
         if constexpr (HasHistoryIndex<S>) {
           m_prev[static_cast<std::size_t>(ply) + 1] = S::history_index(moves[i]);
         }

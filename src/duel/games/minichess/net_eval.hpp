@@ -233,6 +233,11 @@ class OutputCache {
     ++m_misses;
     return v;
   }
+  // Starts loading `key`'s slot (a search calls it when it makes a child,
+  // some time before the child is evaluated).
+  void prefetch(std::uint64_t key) const noexcept {
+    if (m_slots) __builtin_prefetch(&m_slots[key & (kSlots - 1)]);
+  }
   void clear() noexcept {
     m_slots.reset();
     m_net = nullptr;
@@ -299,6 +304,11 @@ struct N1 {
     return n1::evaluate(s, m_acc, m_cache);
   }
   [[nodiscard]] const n1::OutputCache& cache() const noexcept { return m_cache; }
+  // search::HasPrefetch: the output cache's slot for `s`.
+  template <class Rules>
+  void prefetch(const State<Rules>& s) const noexcept {
+    m_cache.prefetch(s.key());
+  }
 
  private:
   n1::Accumulators m_acc;

@@ -189,7 +189,9 @@ concept HasHistoryIndex = requires(const typename S::Move& m) {
 // evaluates `s` (e.g. a cache slot), so that the search can start the load
 // when it makes a child, before the child is evaluated. Changes no value.
 template <class H, class S>
-concept HasPrefetch = requires(const H& h, const S& s) { h.prefetch(s); };
+concept HasPrefetch = requires(const H& h, const S& s) {
+  h.prefetch(s);
+};
 
 // The seed's is_maxs_turn.
 template <GameState S>

@@ -15,6 +15,7 @@
 #include <new>
 #include <optional>
 
+#include "duel/core/large_pages.hpp"
 #include "duel/core/types.hpp"
 
 namespace duel::search {
@@ -104,14 +105,12 @@ class TranspositionTable {
     m_mask = buckets - 1;
     m_size = buckets * kBucket;
     // An anonymous mapping: zeroed pages arrive lazily, so a big table that a
-    // short search touches only in part costs nothing to set up; huge pages
-    // (where the kernel allows them) cut page faults and TLB misses for the
-    // solver-sized tables; small ones stay on 4 KiB pages, zeroed as touched.
+    // short search touches only in part costs little to set up; from 2 MiB
+    // on, on 2 MiB pages where the kernel allows them, which cut page faults
+    // and the page walks of nearly every probe (map_zeroed).
     const std::size_t bytes = m_size * sizeof(TTSlot);
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    if (bytes >= (std::size_t{256} << 20)) madvise(p, bytes, MADV_HUGEPAGE);
-    m_entries = std::unique_ptr<TTSlot, TTUnmap>(static_cast<TTSlot*>(p), TTUnmap{bytes});
+    m_entries =
+        std::unique_ptr<TTSlot, TTUnmap>(static_cast<TTSlot*>(map_zeroed(bytes)), TTUnmap{bytes});
   }
   // Not while a search runs (nor prefault, nor new_search).
   void clear() noexcept {

@@ -316,5 +316,7 @@ struct N1 {
 };
 
 static_assert(NamedHeuristic<N1, GardnerState> && NamedHeuristic<N1, Cs3243State>);
+// The search loads the cache slot ahead (docs/BENCHMARKS.md): keep the hook bound.
+static_assert(search::HasPrefetch<N1, GardnerState> && search::HasPrefetch<N1, Cs3243State>);
 
 }  // namespace duel::games::minichess

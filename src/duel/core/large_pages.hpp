@@ -18,14 +18,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 
 namespace duel {
 
 inline constexpr std::size_t kLargePage = std::size_t{2} << 20;
 
-// Releases a mapping made by map_zeroed.
+// Releases a mapping made by map_zeroed (a unique_ptr's deleter).
 struct Unmap {
   std::size_t bytes = 0;
   void operator()(void* p) const noexcept {
@@ -36,16 +35,13 @@ struct Unmap {
 // `bytes` of zeroed memory (throws std::bad_alloc when the kernel refuses).
 // The deleter must be given the same `bytes`.
 [[nodiscard]] inline void* map_zeroed(std::size_t bytes) {
-  if (bytes < kLargePage) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    return p;
-  }
-  // Map a large page more than asked, keep the part that starts on a large
-  // page's boundary, and give the rest back.
-  const std::size_t span = bytes + kLargePage;
+  // From a large page on, map a large page more than asked, keep the part
+  // that starts on a large page's boundary, and give the rest back.
+  const bool large = bytes >= kLargePage;
+  const std::size_t span = large ? bytes + kLargePage : bytes;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
+  if (!large) return raw;
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kLargePage - 1) & ~(std::uintptr_t{kLargePage} - 1);
   const std::size_t head = aligned - start;

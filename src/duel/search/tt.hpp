@@ -6,13 +6,11 @@
 // symmetry-reduced, by mirror images) are searched once. Entries that proved a
 // value without any heuristic in their subtree are marked `exact` and are
 // reused at any depth, which is what makes exact solving fast.
-#include <sys/mman.h>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 
 #include "duel/core/large_pages.hpp"
@@ -85,12 +83,6 @@ inline constexpr std::uint8_t kDepthAny = 255;  // an exact result: valid for ev
   return v;
 }
 
-// Releases the table's mapping.
-struct TTUnmap {
-  std::size_t bytes = 0;
-  void operator()(TTSlot* p) const noexcept { munmap(p, bytes); }
-};
-
 class TranspositionTable {
  public:
   static constexpr std::size_t kBucket = 4;
@@ -110,7 +102,7 @@ class TranspositionTable {
     // and the page walks of nearly every probe (map_zeroed).
     const std::size_t bytes = m_size * sizeof(TTSlot);
     m_entries =
-        std::unique_ptr<TTSlot, TTUnmap>(static_cast<TTSlot*>(map_zeroed(bytes)), TTUnmap{bytes});
+        std::unique_ptr<TTSlot, Unmap>(static_cast<TTSlot*>(map_zeroed(bytes)), Unmap{bytes});
   }
   // Not while a search runs (nor prefault, nor new_search).
   void clear() noexcept {
@@ -201,7 +193,7 @@ class TranspositionTable {
     std::atomic_ref<std::uint64_t>(word).store(value, std::memory_order_relaxed);
   }
 
-  std::unique_ptr<TTSlot, TTUnmap> m_entries;
+  std::unique_ptr<TTSlot, Unmap> m_entries;  // map_zeroed
   std::size_t m_mask = 0;
   std::size_t m_size = 0;
   std::uint8_t m_generation = 0;  // written between searches only

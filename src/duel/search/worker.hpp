@@ -767,9 +767,9 @@ class SearchWorker {
         continue;
       }
       const S child = s.result(m);
-      if constexpr (HasPrefetch<H, S>) m_eval.prefetch(child);
       // A quiet move is here only to give check.
       if (checks && !s.is_tactical(m) && child.may_stand_pat()) continue;
+      if constexpr (HasPrefetch<H, S>) m_eval.prefetch(child);
       const Value v = -quiesce(child, ply + 1, -beta, -alpha, qply + 1);
       if (m_stop.stopped()) return 0;
       if (v > best) {

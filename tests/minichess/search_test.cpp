@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "../support/limits.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
@@ -326,6 +327,66 @@ TEST(MinichessSearch, EscapesChangeTheTreeButNotAMate) {
 TEST(MinichessSearch, TheTablesValueAsTheEstimateChangesTheTreeButNotAMate) {
   expect_tree_changes_but_not_a_mate(&search::EngineOptions::table_estimate,
                                      "the table's value changed no pruning decision");
+}
+
+// Dead draws (search::HasDeadDraw): no pawns, and a lone king against a
+// king with at most one knight or bishop. Gardner only: the same material
+// can still be won under CS3243's rules (a side with no safe move loses)
+// and COMP 472's (a king with nothing else to move steps into capture).
+TEST(MinichessSearch, DeadDrawsAreKnownInGardnerOnly) {
+  const std::array<std::pair<const char*, bool>, 9> gardner = {{
+      {"5/2k2/5/2K2/5 w - - 0 40", true},     // the kings alone
+      {"5/2k2/5/1BK2/5 b - - 10 82", true},   // a bishop
+      {"5/K1N1k/5/5/5 b - - 0 83", true},     // a knight
+      {"5/2k1n/5/2K2/5 w - - 0 40", true},    // Black's knight
+      {"5/2k2/5/1BK1N/5 w - - 0 40", false},  // two minors
+      {"5/2kb1/5/1BK2/5 w - - 0 40",
+       false},  // a minor each: a king hemmed in by its own can be mated
+      {"5/2k2/5/1RK2/5 w - - 0 40", false},  // a rook mates
+      {"5/2k2/P4/2K2/5 w - - 0 40", false},  // a pawn may promote
+      {"5/2k2/5/1QK2/5 w - - 0 40", false},  // a queen mates
+  }};
+  for (const auto& [fen, dead] : gardner) {
+    const auto s = GardnerState{}.from_text(fen);
+    ASSERT_TRUE(s.ok()) << fen << ": " << s.error();
+    EXPECT_EQ(s->dead_draw(), dead) << fen;
+  }
+  const auto cs3243 = Cs3243State{}.from_text("5/2k2/5/1BK2/5 b - - 0 40");
+  ASSERT_TRUE(cs3243.ok()) << cs3243.error();
+  EXPECT_FALSE(cs3243->dead_draw());
+  const auto comp472 = Comp472State{}.from_text("5/2k2/5/1BK2/5 b - - 0 40");
+  ASSERT_TRUE(comp472.ok()) << comp472.error();
+  EXPECT_FALSE(comp472->dead_draw());
+}
+
+// `dead_draws` (on by default): in a dead draw every child of the root is
+// answered as a draw without a search, so the first iteration proves the
+// root's draw and names a legal move. Without it the heuristic sees a
+// bishop's worth for White and proves nothing. A king and a bishop cannot
+// mate, so no search of this ending can prove anything but a draw.
+TEST(MinichessSearch, ADeadDrawIsProvenAtOnce) {
+  const auto root = GardnerState{}.from_text("5/2k2/5/1BK2/5 b - - 10 82");
+  ASSERT_TRUE(root.ok()) << root.error();
+  typename GardnerState::Moves moves;
+  root->actions(moves);
+  for (const bool on : {true, false}) {
+    SCOPED_TRACE(on ? "dead_draws on" : "dead_draws off");
+    search::EngineOptions options;
+    options.hash_mb = 4;
+    options.dead_draws = on;
+    search::Engine<GardnerState, N1> engine(N1{}, options);
+    const auto out = engine.search(*root, test_support::depth_limit(8));
+    ASSERT_TRUE(out.best.has_value());
+    EXPECT_NE(std::find(moves.begin(), moves.end(), *out.best), moves.end());
+    EXPECT_EQ(out.exact, on);
+    if (on) {
+      EXPECT_EQ(out.value, kDraw);
+      EXPECT_EQ(out.depth, 1);
+      EXPECT_EQ(out.stats.nodes(), 1 + moves.size());
+    } else {
+      EXPECT_EQ(out.depth, 8);
+    }
+  }
 }
 
 // The cut-off statistics by depth left add up to the totals, and every

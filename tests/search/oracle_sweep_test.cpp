@@ -2,8 +2,9 @@
 // correctness sweep of docs/RELIABILITY.md). On positions from
 // seeded random playouts:
 //   - with its selective parts off (no table, quiescence, futility, check
-//     extension, null move, reductions, exchange pruning, repetition draws), the engine's
-//     fixed-depth value is minimax's at the same depth, with aspiration windows on and off;
+//     extension, null move, reductions, exchange pruning, repetition draws,
+//     dead draws), the engine's fixed-depth value is minimax's at the same
+//     depth, with aspiration windows on and off;
 //   - near the end of a game, where minimax at that depth sees only terminal
 //     leaves (its value is exact), the engine as it plays (everything on,
 //     table included) also finds that value, and calls it exact in the
@@ -55,7 +56,8 @@ EngineOptions minimax_equivalent(bool aspiration) {
   o.move_futility = false;
   o.exchange_pruning = false;
   o.repetition_draw = false;
-  o.order_see = true;  // ordering only: the value must not move
+  o.dead_draws = false;  // exact knowledge minimax at a depth does not have
+  o.order_see = true;    // ordering only: the value must not move
   o.order_see_quiet = true;
   o.frontier_order = true;
   o.countermove = true;

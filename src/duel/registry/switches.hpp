@@ -19,7 +19,7 @@ struct EngineSwitch {
   bool search::EngineOptions::*field;
 };
 
-inline constexpr std::array<EngineSwitch, 27> kEngineSwitches = {{
+inline constexpr std::array<EngineSwitch, 28> kEngineSwitches = {{
     {"nmp", &search::EngineOptions::null_move},
     {"lmr", &search::EngineOptions::reductions},
     {"rfp", &search::EngineOptions::futility},
@@ -47,6 +47,7 @@ inline constexpr std::array<EngineSwitch, 27> kEngineSwitches = {{
     {"corrq", &search::EngineOptions::correction_leaves},
     {"pc", &search::EngineOptions::probcut},
     {"tte", &search::EngineOptions::table_estimate},
+    {"dd", &search::EngineOptions::dead_draws},
 }};
 
 // The switches' keys alone, for the lists of keys a spec may name.

@@ -185,6 +185,15 @@ concept HasHistoryIndex = requires(const typename S::Move& m) {
   { S::history_index(m) } -> std::convertible_to<std::size_t>;
 };
 
+// Optional: a game may know positions that no sequence of moves can take to
+// a win for either side (5x5 chess: a lone king against a king and at most
+// one knight or bishop). Their value is a draw, proven by the rules alone:
+// the engine answers them as it answers a finished game, without a search.
+template <class S>
+concept HasDeadDraw = requires(const S& s) {
+  { s.dead_draw() } -> std::convertible_to<bool>;
+};
+
 // Optional: a heuristic may ask for the memory it will read when it
 // evaluates `s` (e.g. a cache slot), so that the search can start the load
 // when it makes a child, before the child is evaluated. Changes no value.

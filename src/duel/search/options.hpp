@@ -126,6 +126,11 @@ struct EngineOptions {
   // by quiescence and by a search four plies shallower cuts the node.
   // +20.6 +/- 15.9 Elo at a fixed node count in Gardner (docs/engine.md): on.
   bool probcut = true;
+  // Dead draws (HasDeadDraw): a position that no sequence of moves can take
+  // to a win for either side is answered as a finished game's draw, an
+  // exact value, where the heuristic would still see a piece's worth of
+  // advantage (docs/engine.md, "Dead draws"). On.
+  bool dead_draws = true;
   // The table's value as pruning's estimate (HasTactics): where the node's
   // entry bounds its value on the heuristic's far side (a lower bound above
   // it, an upper bound below it, or an exact value), reverse futility,

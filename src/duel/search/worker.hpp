@@ -695,6 +695,13 @@ class SearchWorker {
       ++m_stats.leaves;
       return terminal(s, ply);
     }
+    if constexpr (HasDeadDraw<S>) {
+      // Not at the root, which must name a move: its children answer.
+      if (m_options.dead_draws && ply > 0 && s.dead_draw()) {
+        ++m_stats.leaves;
+        return draw_value(s);
+      }
+    }
     if (ply >= kMaxPly - 1) return evaluate(s);
     return std::nullopt;
   }

@@ -102,6 +102,21 @@ class State {
     return m_history_len == 0 && m_pos.clock() == 0;
   }
   [[nodiscard]] Value utility() const noexcept;  // terminal only: ±1 or 0, White's view
+  // No sequence of moves can end in a win for either side
+  // (search::HasDeadDraw): no pawns, and a king alone against a king with at
+  // most one knight or bishop. Such material cannot mate, and nothing can
+  // be added to it, so every way the game can end is a draw. Gardner's
+  // rules only: under CS3243's a side with no safe move loses, under COMP
+  // 472's a king with nothing else to move must step into capture.
+  [[nodiscard]] bool dead_draw() const noexcept {
+    if constexpr (Rules::kMoveRule == MoveRule::Legal && Rules::kStalemate == Outcome::Draw) {
+      const Bitboard occ = m_pos.occupied();
+      const Bitboard kings_and_minors =
+          m_pos.pieces(Piece::King) | m_pos.pieces(Piece::Bishop) | m_pos.pieces(Piece::Knight);
+      return std::popcount(occ) <= 3 && (occ & ~kings_and_minors) == 0;
+    }
+    return false;
+  }
   [[nodiscard]] std::uint64_t key() const noexcept { return m_pos.key(); }
   [[nodiscard]] Ending ending() const noexcept;
 
@@ -466,6 +481,7 @@ static_assert(search::HasHistoryIndex<GardnerState>);
 static_assert(search::HasTactics<GardnerState>);
 static_assert(search::HasExchange<GardnerState>);
 static_assert(search::HasNullMove<GardnerState>);
+static_assert(search::HasDeadDraw<GardnerState>);
 static_assert(search::WinLossDraw<GardnerState>);
 static_assert(search::HasForcedLoss<Cs3243State> && search::HasForcedLoss<Comp472State> &&
               !search::HasForcedLoss<GardnerState>);

@@ -340,8 +340,8 @@ TEST(MinichessSearch, DeadDrawsAreKnownInGardnerOnly) {
       {"5/K1N1k/5/5/5 b - - 0 83", true},     // a knight
       {"5/2k1n/5/2K2/5 w - - 0 40", true},    // Black's knight
       {"5/2k2/5/1BK1N/5 w - - 0 40", false},  // two minors
-      {"5/2kb1/5/1BK2/5 w - - 0 40",
-       false},  // a minor each: a king hemmed in by its own can be mated
+      // A minor each: a king hemmed in by its own piece can be mated.
+      {"5/2kb1/5/1BK2/5 w - - 0 40", false},
       {"5/2k2/5/1RK2/5 w - - 0 40", false},  // a rook mates
       {"5/2k2/P4/2K2/5 w - - 0 40", false},  // a pawn may promote
       {"5/2k2/5/1QK2/5 w - - 0 40", false},  // a queen mates

@@ -9,9 +9,20 @@ from an empty table).
 Uses `duel search --json`; the positions are those of `duel bench`.
 Usage: scripts/search-efficiency.py [--duel build/bin/duel] [--set SWITCHES]
 (--set: the engine's switches, as `duel search --set`, e.g. chist=1,osee=1)
+
+With --positions FILE (one position a line, `#` comments) the same shares
+summed over every position of one game at one depth, each from an empty
+table, once for each --set given (`-` for the default), so ordering changes
+are compared on positions from play rather than on a few start positions:
+a higher first-move share is worth little if the trees to the same depth
+grow (the last column: the geometric mean over the positions of each one's
+nodes over the first set's).
+Usage: scripts/search-efficiency.py --positions FILE --game gardner --depth 15
+           [--set -] [--set osee=1] ...
 """
 import argparse
 import json
+import math
 import pathlib
 import subprocess
 import sys
@@ -31,6 +42,8 @@ CASES = [
 
 def search(duel: str, game: str, state: str | None, depth: int, switches: str) -> dict:
     cmd = [duel, "search", game, "--depth", str(depth), "--json"]
+    if switches == "-":
+        switches = ""
     if state:
         cmd += ["--state", state]
     if switches:
@@ -49,18 +62,77 @@ def pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.1f}%" if whole else "-"
 
 
+def over_positions(duel: str, game: str, depth: int, path: str, sets: list[str]) -> int:
+    """The shares summed over a file of positions, one row for each set of switches."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            states = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+    except OSError as e:
+        print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    if not states:
+        print(f"{path}: no positions", file=sys.stderr)
+        return 2
+    base: list[int] = []
+    print(f"{game}, {len(states)} positions of {path}, depth {depth}, each from an empty table:")
+    print()
+    print("| switches | nodes | seconds | first-move cut-offs | at depth 1 "
+          "| where the table gave a move | elsewhere | nodes against the first row |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for switches in sets:
+        total = {"nodes": 0, "seconds": 0.0, "cutoffs": 0, "first_move_cutoffs": 0,
+                 "table_move_cutoffs": 0, "table_move_first_cutoffs": 0}
+        at_one = [0, 0]
+        log_ratio = 0.0
+        for i, state in enumerate(states):
+            r = search(duel, game, state, depth, switches)
+            for key in total:
+                total[key] += r[key]
+            by_depth, first = r["cutoffs_by_depth_left"], r["first_move_cutoffs_by_depth_left"]
+            if len(by_depth) > 1:
+                at_one[0] += first[1]
+                at_one[1] += by_depth[1]
+            nodes = max(r["nodes"], 1)
+            if len(base) < len(states):
+                base.append(nodes)
+            log_ratio += math.log(nodes / base[i])
+        table = pct(total["table_move_first_cutoffs"], total["table_move_cutoffs"])
+        rest = pct(total["first_move_cutoffs"] - total["table_move_first_cutoffs"],
+                   total["cutoffs"] - total["table_move_cutoffs"])
+        print(f"| {switches or '-'} | {total['nodes']:,} | {total['seconds']:.1f} "
+              f"| {pct(total['first_move_cutoffs'], total['cutoffs'])} "
+              f"| {pct(at_one[0], at_one[1])} | {table} | {rest} "
+              f"| {math.exp(log_ratio / len(states)):.3f} |")
+    return 0
+
+
 def main() -> int:
     root = pathlib.Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duel", default=str(root / "build" / "bin" / "duel"))
-    ap.add_argument("--set", default="", help="engine switches, as duel search --set")
+    ap.add_argument("--set", action="append",
+                    help="engine switches, as duel search --set (- for none); "
+                         "with --positions, once for each row")
+    ap.add_argument("--positions", help="a file of positions, one a line")
+    ap.add_argument("--game", default="gardner", help="with --positions: their game")
+    ap.add_argument("--depth", type=int, default=15, help="with --positions: the depth")
     args = ap.parse_args()
+    sets = args.set or ["-"]
+    if args.positions:
+        if args.depth < 1:
+            print("--depth must be at least 1", file=sys.stderr)
+            return 2
+        return over_positions(args.duel, args.game, args.depth, args.positions, sets)
+    if len(sets) > 1:
+        print("--set more than once needs --positions", file=sys.stderr)
+        return 2
+    switches = sets[0]
     print("| game | position | depth | nodes | first-move cut-offs | at depth 1 "
           "| where the table gave a move | elsewhere | EBF (D vs D-1) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for game, state, depth in CASES:
-        r = search(args.duel, game, state, depth, args.set)
-        prev = search(args.duel, game, state, depth - 1, args.set)
+        r = search(args.duel, game, state, depth, switches)
+        prev = search(args.duel, game, state, depth - 1, switches)
         share = pct(r["first_move_cutoffs"], r["cutoffs"])
         by_depth, first = r["cutoffs_by_depth_left"], r["first_move_cutoffs_by_depth_left"]
         at_one = pct(first[1], by_depth[1]) if len(by_depth) > 1 else "-"

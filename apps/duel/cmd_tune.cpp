@@ -1,6 +1,7 @@
-// duel tune GAME --records FILE...: fits heuristic e3's weights to the
+// duel tune GAME --records FILE...: fits a linear heuristic's weights to the
 // results of recorded games (Texel's method, tune/texel.hpp) and writes them
-// as e3_weights.hpp (docs/tuning.md).
+// as a weights header (docs/tuning.md): e3's for the 5x5 chess rule sets
+// (e3_weights.hpp), `tuned`'s for checkers (tuned_weights.hpp).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -17,6 +18,7 @@
 
 #include "common.hpp"
 #include "duel/core/file.hpp"
+#include "duel/games/checkers/linear_eval.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
 #include "duel/play/match.hpp"
 #include "duel/search/engine.hpp"
@@ -26,6 +28,7 @@ namespace duel::cli {
 namespace {
 
 namespace mc = games::minichess;
+namespace ck = games::checkers;
 
 struct TuneOptions {
   std::string game;
@@ -55,16 +58,19 @@ struct TuneOptions {
   bool json = false;
 };
 
-// Only the 5x5 chess rule sets have a linear evaluation (e3) to tune.
+// The 5x5 chess rule sets (e3) and checkers (`tuned`) have a linear evaluation to tune.
 template <class S>
 inline constexpr bool kTunable = false;
 template <class Rules>
 inline constexpr bool kTunable<mc::State<Rules>> = true;
+template <>
+inline constexpr bool kTunable<ck::State> = true;
 
 // The positions taken from the records, and what was left out.
 struct Positions {
-  tune::Dataset train{mc::e3::kFeatures};
-  tune::Dataset validation{mc::e3::kFeatures};
+  explicit Positions(std::size_t features) : train(features), validation(features) {}
+  tune::Dataset train;
+  tune::Dataset validation;
   int games = 0;
   int opening = 0;   // among the first --skip-plies plies
   int in_check = 0;  // the side to move's king attacked
@@ -81,29 +87,98 @@ struct Positions {
   std::ostream* dump = nullptr;
 };
 
-// The score a move's search reported, in e2's centipawns from White's view
-// (a record's "value" is in points, kUnit Values each), clamped to +-2000 so
-// that a mate counts as a sure result; NaN for a move without a value.
+// The score a move's search reported, in the heuristic's centipawns from
+// Player 1's view (a record's "value" is in points, kUnit Values each: e2's
+// centipawns in the 5x5 chess games, a hundredth of a man in checkers),
+// clamped to +-2000 so that a mate counts as a sure result; NaN for a move
+// without a value.
+template <class S>
 double reported_centipawns(const nlohmann::json& m) {
   if (!m.contains("value") || !m["value"].is_number()) return std::nan("");
   const double values = m["value"].get<double>() * static_cast<double>(kUnit);
-  return std::clamp(mc::to_centipawns(values), -2000.0, 2000.0);
+  if constexpr (std::is_same_v<S, ck::State>) {
+    return std::clamp(values, -2000.0, 2000.0);
+  } else {
+    return std::clamp(mc::to_centipawns(values), -2000.0, 2000.0);
+  }
 }
 
-// One --positions-out line: the position taken, the game's result (White's
-// view, 1, 0.5 or 0), the mover's reported score (centipawns, White's view;
-// null without one), e3's draw-clock scale there and whether the game is
-// held out.
-template <class Rules>
-void dump_position(Positions& out, const mc::State<Rules>& s, double result, double cp,
+// One --positions-out line: the position taken, the game's result (Player
+// 1's view, 1, 0.5 or 0), the mover's reported score (centipawns, the same
+// view; null without one), the features' draw-clock scale there (e3's; 1 in
+// checkers) and whether the game is held out.
+void dump_position(Positions& out, const std::string& text, double result, double cp, double scale,
                    bool held_out) {
   if (out.dump == nullptr) return;
-  nlohmann::json line = {{"fen", s.to_text()},
+  nlohmann::json line = {{"fen", text},
                          {"result", result},
                          {"score", std::isnan(cp) ? nlohmann::json(nullptr) : nlohmann::json(cp)},
-                         {"scale", mc::e3::draw_scale(s)},
+                         {"scale", scale},
                          {"held_out", held_out}};
   *out.dump << line.dump() << '\n';
+}
+
+// Step 1. A record's fields, checked, and its start; nullptr for a game
+// that was forfeited (counted), whose payoff says nothing about its
+// positions: a timeout, an illegal move or an agent giving up (an engine
+// that did not start, say). Endings by the rules, the turn limit or
+// adjudication on the agents' scores are results of the play.
+template <class S>
+Result<std::unique_ptr<S>> game_start(const nlohmann::json& j, Positions& out) {
+  if (!j.is_object()) return fail("not a JSON object");
+  for (const char* key : {"game", "start"}) {
+    if (!j.contains(key) || !j[key].is_string()) return fail(fmt::format("no \"{}\" text", key));
+  }
+  if (!j.contains("moves") || !j["moves"].is_array()) return fail("no \"moves\" list");
+  if (!j.contains("payoff") || !j["payoff"].is_number()) return fail("no \"payoff\" number");
+  const double payoff = j["payoff"].get<double>();
+  if (payoff != 1.0 && payoff != 0.0 && payoff != -1.0) {
+    return fail(fmt::format("payoff {} is not 1, 0 or -1", payoff));
+  }
+  if (j.contains("ending")) {
+    if (!j["ending"].is_string()) return fail("\"ending\" is not text");
+    const std::string ending = j["ending"].get<std::string>();
+    using play::Ending;
+    if (std::ranges::any_of(std::array{Ending::Timeout, Ending::IllegalMove, Ending::Abandoned},
+                            [&](Ending e) { return ending == play::ending_name(e); })) {
+      ++out.forfeits;
+      return std::unique_ptr<S>{};
+    }
+  }
+  auto game = registry::make_game(j["game"].get<std::string>(), j["start"].get<std::string>());
+  if (!game) return fail(game.error());
+  const S* start = std::get_if<S>(&*game);
+  if (start == nullptr) {
+    return fail(fmt::format("a game of '{}', not {}", j["game"].get<std::string>(), S::kName));
+  }
+  if (j.contains("players") && j["players"].is_array()) {
+    for (const auto& p : j["players"]) {
+      if (p.is_string()) out.players.insert(p.get<std::string>());
+    }
+  }
+  return std::make_unique<S>(*start);
+}
+
+// Replays a record's moves from `start`, calling `visit(state,
+// move, the move's JSON, ply)` before each is made; counts the game once
+// every move was legal.
+template <class S, class Visit>
+Result<bool> replay(const nlohmann::json& j, const S& start, Positions& out, Visit&& visit) {
+  S s = start;
+  int ply = 0;
+  for (const auto& m : j["moves"]) {
+    if (s.is_terminal()) return fail(fmt::format("ply {}: a move after the game ended", ply + 1));
+    if (!m.is_object() || !m.contains("move") || !m["move"].is_string()) {
+      return fail(fmt::format("ply {}: no \"move\" text", ply + 1));
+    }
+    const auto move = s.parse_move(m["move"].get<std::string>());
+    if (!move) return fail(fmt::format("ply {}: {}", ply + 1, move.error()));
+    visit(s, *move, m, ply);
+    s = s.result(*move);
+    ++ply;
+  }
+  ++out.games;
+  return true;
 }
 
 // --select's quiescence: the engine's own, with the heuristic this build plays.
@@ -125,42 +200,11 @@ template <class Rules>
 Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& out,
                       Resolver<Rules>& resolver) {
   using S = mc::State<Rules>;
-  // Step 1. The fields this needs, checked.
-  if (!j.is_object()) return fail("not a JSON object");
-  for (const char* key : {"game", "start"}) {
-    if (!j.contains(key) || !j[key].is_string()) return fail(fmt::format("no \"{}\" text", key));
-  }
-  if (!j.contains("moves") || !j["moves"].is_array()) return fail("no \"moves\" list");
-  if (!j.contains("payoff") || !j["payoff"].is_number()) return fail("no \"payoff\" number");
+  const auto opened = game_start<S>(j, out);
+  if (!opened) return fail(opened.error());
+  if (!*opened) return true;
+  const S* start = opened->get();
   const double payoff = j["payoff"].get<double>();
-  if (payoff != 1.0 && payoff != 0.0 && payoff != -1.0) {
-    return fail(fmt::format("payoff {} is not 1, 0 or -1", payoff));
-  }
-  // A game lost by a timeout, an illegal move or an agent giving up (an
-  // engine that did not start, say) has a payoff that says nothing about
-  // its positions: left out whole. Endings by the rules, the turn limit or
-  // adjudication on the agents' scores are results of the play.
-  if (j.contains("ending")) {
-    if (!j["ending"].is_string()) return fail("\"ending\" is not text");
-    const std::string ending = j["ending"].get<std::string>();
-    using play::Ending;
-    if (std::ranges::any_of(std::array{Ending::Timeout, Ending::IllegalMove, Ending::Abandoned},
-                            [&](Ending e) { return ending == play::ending_name(e); })) {
-      ++out.forfeits;
-      return true;
-    }
-  }
-  auto game = registry::make_game(j["game"].get<std::string>(), j["start"].get<std::string>());
-  if (!game) return fail(game.error());
-  const S* start = std::get_if<S>(&*game);
-  if (start == nullptr) {
-    return fail(fmt::format("a game of '{}', not {}", j["game"].get<std::string>(), S::kName));
-  }
-  if (j.contains("players") && j["players"].is_array()) {
-    for (const auto& p : j["players"]) {
-      if (p.is_string()) out.players.insert(p.get<std::string>());
-    }
-  }
   // Step 2. Replay; a position counts when the engine would stand pat on it:
   // past the opening, not in check, and (--select) the move played was
   // quiet, or quiescence stands pat at once, or by the end of its
@@ -171,51 +215,67 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
   tune::Dataset& into = held_out ? out.validation : out.train;
   // A position taken: fitted or held out, written out, its mover's score kept.
   const auto take = [&](const S& p, const nlohmann::json& m) {
-    const double cp = reported_centipawns(m);
+    const double cp = reported_centipawns<S>(m);
     into.add(fitted_features(p), result);
-    dump_position(out, p, result, cp, held_out);
+    dump_position(out, p.to_text(), result, cp, mc::e3::draw_scale(p), held_out);
     if (!held_out) out.train_scores.push_back(cp);
   };
-  S s = *start;
-  int ply = 0;
-  for (const auto& m : j["moves"]) {
-    if (s.is_terminal()) return fail(fmt::format("ply {}: a move after the game ended", ply + 1));
-    if (!m.is_object() || !m.contains("move") || !m["move"].is_string()) {
-      return fail(fmt::format("ply {}: no \"move\" text", ply + 1));
-    }
-    const auto move = s.parse_move(m["move"].get<std::string>());
-    if (!move) return fail(fmt::format("ply {}: {}", ply + 1, move.error()));
-    if (ply < o.skip_plies) {
-      ++out.opening;
-    } else if (s.position().in_check()) {
-      ++out.in_check;
-    } else if (o.select == "played") {
-      if (s.is_tactical(*move)) {
-        ++out.tactical;
-      } else {
-        take(s, m);
-      }
-    } else if (const auto line = resolver.quiescence_line(s); line.empty()) {
-      take(s, m);
-    } else if (o.select == "quiet") {
-      ++out.tactical;
-    } else {
-      S leaf = s;
-      for (const auto& step : line) leaf = leaf.result(step);
-      if (leaf.is_terminal()) {
-        ++out.ended;
-      } else if (leaf.position().in_check()) {
-        ++out.in_check;  // quiescence stopped answering checks
-      } else {
-        ++out.resolved;
-        take(leaf, m);
-      }
-    }
-    s = s.result(*move);
-    ++ply;
-  }
-  ++out.games;
-  return true;
+  return replay(j, *start, out,
+                [&](const S& s, const typename S::Move& move, const nlohmann::json& m, int ply) {
+                  if (ply < o.skip_plies) {
+                    ++out.opening;
+                  } else if (s.position().in_check()) {
+                    ++out.in_check;
+                  } else if (o.select == "played") {
+                    if (s.is_tactical(move)) {
+                      ++out.tactical;
+                    } else {
+                      take(s, m);
+                    }
+                  } else if (const auto line = resolver.quiescence_line(s); line.empty()) {
+                    take(s, m);
+                  } else if (o.select == "quiet") {
+                    ++out.tactical;
+                  } else {
+                    S leaf = s;
+                    for (const auto& step : line) leaf = leaf.result(step);
+                    if (leaf.is_terminal()) {
+                      ++out.ended;
+                    } else if (leaf.position().in_check()) {
+                      ++out.in_check;  // quiescence stopped answering checks
+                    } else {
+                      ++out.resolved;
+                      take(leaf, m);
+                    }
+                  }
+                });
+}
+
+// A checkers record: every position past the opening where no capture is
+// to be made (captures are compulsory, so that is where the search's
+// quiescence stands pat and where the move played was quiet), labelled
+// with the game's result (Black's view, as checkers' payoff is).
+Result<bool> add_checkers_game(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
+  using S = ck::State;
+  const auto opened = game_start<S>(j, out);
+  if (!opened) return fail(opened.error());
+  if (!*opened) return true;
+  const double result = (j["payoff"].get<double>() + 1.0) / 2.0;
+  const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
+  tune::Dataset& into = held_out ? out.validation : out.train;
+  return replay(j, **opened, out,
+                [&](const S& s, const S::Move& /*move*/, const nlohmann::json& m, int ply) {
+                  if (ply < o.skip_plies) {
+                    ++out.opening;
+                  } else if (!s.is_quiet()) {
+                    ++out.tactical;
+                  } else {
+                    const double cp = reported_centipawns<S>(m);
+                    into.add(ck::linear::features(s), result);
+                    dump_position(out, s.to_text(), result, cp, 1.0, held_out);
+                    if (!held_out) out.train_scores.push_back(cp);
+                  }
+                });
 }
 
 // Step 3. The generated header: one block per rule set between "// BEGIN
@@ -324,158 +384,248 @@ std::string command_line(const TuneOptions& o) {
   return c;
 }
 
+// Checkers' header: one block, the whole file (tuned_weights.hpp).
+std::string checkers_block(const std::vector<double>& w, const std::vector<std::string>& about) {
+  std::string b = fmt::format("// BEGIN {}\n// clang-format off\n", ck::State::kName);
+  for (const auto& line : about) b += "// " + line + "\n";
+  b += "inline constexpr Weights kWeights = {\n";
+  for (int i = 0; i < ck::linear::kFeatures; ++i) {
+    b += fmt::format("    {:8.2f},  // {}\n", w[static_cast<std::size_t>(i)],
+                     ck::linear::feature_name(i));
+  }
+  b += fmt::format("}};\n// clang-format on\n// END {}\n", ck::State::kName);
+  return b;
+}
+
+Result<std::string> checkers_header(const std::string& old, const std::string& block) {
+  if (!old.empty() && old.find("namespace duel::games::checkers::linear") == std::string::npos) {
+    return fail("is not a checkers weights header (it would be overwritten)");
+  }
+  return "#pragma once\n"
+         "// The fitted weights of checkers heuristic `tuned`, written by `duel tune\n"
+         "// checkers` (docs/tuning.md, \"Checkers\", has the command and the data that\n"
+         "// produced them). Do not edit by hand: rerun the command. Only\n"
+         "// linear_eval.cpp includes this file, so retuning recompiles one file.\n"
+         "#include \"duel/games/checkers/linear_eval.hpp\"\n"
+         "\n"
+         "namespace duel::games::checkers::linear {\n"
+         "\n" +
+         block + "\n}  // namespace duel::games::checkers::linear\n";
+}
+
+// What differs between the games whose linear heuristic is tuned: how a
+// record's positions are taken, where the fit starts, the header, and the
+// summary's words. The 5x5 chess rule sets (e3):
+template <class Rules>
+struct ChessTuning {
+  using S = mc::State<Rules>;
+  static constexpr std::size_t kFeatures = mc::e3::kFeatures;
+  // The table is not used in quiescence (the engine's default), so 1 MB will do.
+  static search::EngineOptions resolve_options() {
+    search::EngineOptions options;
+    options.hash_mb = 1;
+    return options;
+  }
+  Resolver<Rules> resolver{mc::E3{}, resolve_options()};
+
+  Result<bool> add(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
+    return add_game<Rules>(j, o, out, resolver);
+  }
+  static mc::e3::Weights start(const TuneOptions& o) {
+    return o.start == "tuned" ? mc::e3::tuned_weights<Rules>() : mc::e3::start_weights<Rules>();
+  }
+  static std::string left_out(const Positions& d, const TuneOptions& o) {
+    std::string text = fmt::format("{} opening, {} in check", d.opening, d.in_check);
+    if (o.select == "played") return text + fmt::format(", {} captures or promotions", d.tactical);
+    if (o.select == "quiet") {
+      return text + fmt::format(", {} with a capture quiescence would play", d.tactical);
+    }
+    return text + fmt::format(", {} ending the game in quiescence; {} resolved by quiescence",
+                              d.ended, d.resolved);
+  }
+  static Result<std::string> header(const std::string& old, const std::vector<double>& w,
+                                    const std::vector<std::string>& about) {
+    return updated_header(old, std::string(Rules::kName), weights_block<Rules>(w, about));
+  }
+  static std::string headline(const std::vector<double>& w) {
+    std::string material = "material P N B R Q:";
+    for (int i = mc::e3::kMaterial; i < mc::e3::kPst; ++i) {
+      material += fmt::format(" {:.0f}", w[static_cast<std::size_t>(i)]);
+    }
+    return material;
+  }
+};
+
+// Checkers (`tuned`).
+struct CheckersTuning {
+  using S = ck::State;
+  static constexpr std::size_t kFeatures = ck::linear::kFeatures;
+  static Result<bool> add(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
+    return add_checkers_game(j, o, out);
+  }
+  static ck::linear::Weights start(const TuneOptions& o) {
+    return o.start == "tuned" ? ck::linear::tuned_weights() : ck::linear::start_weights();
+  }
+  static std::string left_out(const Positions& d, const TuneOptions& /*o*/) {
+    return fmt::format("{} opening, {} with a capture to make", d.opening, d.tactical);
+  }
+  static Result<std::string> header(const std::string& old, const std::vector<double>& w,
+                                    const std::vector<std::string>& about) {
+    return checkers_header(old, checkers_block(w, about));
+  }
+  static std::string headline(const std::vector<double>& w) {
+    return fmt::format("man {:.0f}, king {:.0f}", w[ck::linear::kMen], w[ck::linear::kKings]);
+  }
+};
+
+template <class T>
+int tune_with(T& t, const TuneOptions& o) {
+  using S = typename T::S;
+  WallClock clock;
+  // Step 4. Read every record; any bad line stops with its file and number.
+  Positions data(T::kFeatures);
+  std::ofstream dump;
+  if (!o.positions_out.empty()) {
+    dump.open(o.positions_out);
+    if (!dump) return bad_input("--positions-out: cannot write " + o.positions_out);
+    data.dump = &dump;
+  }
+  for (const auto& path : o.records) {
+    std::ifstream in(path);
+    if (!in) return bad_input("--records: cannot read " + path);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded()) {
+        return bad_input(fmt::format("--records {} line {}: not valid JSON", path, n));
+      }
+      const auto added = t.add(j, o, data);
+      if (!added) {
+        return bad_input(fmt::format("--records {} line {}: {}", path, n, added.error()));
+      }
+    }
+  }
+  if (dump.is_open() && !dump.flush()) {
+    return bad_input("--positions-out: cannot write " + o.positions_out);
+  }
+  if (data.train.size() == 0) {
+    return bad_input(
+        fmt::format("--records: no positions to tune on ({} games of {})", data.games, S::kName));
+  }
+  // Step 5. Fit K to the starting weights (the hand-made terms, or the
+  // weights in this build with --start tuned), then the weights.
+  std::vector<double> weights;
+  for (const double w : T::start(o)) weights.push_back(w);
+  tune::TexelOptions options;
+  options.iterations = o.iterations;
+  options.learning_rate = o.rate;
+  options.l2 = o.l2;
+  Progress progress(!o.json);
+  options.report_every = 100;
+  options.report = [&](int step, double error) {
+    progress.tick(fmt::format("tune: step {} of {}, error {:.6f}", step, o.iterations, error));
+  };
+  int scored = 0;
+  if (o.score_weight > 0.0) {
+    // The targets of the fitted positions become a blend of the result and
+    // the reported score through the same sigmoid, with K fitted to the
+    // results first and held. Held-out positions keep the bare results:
+    // their error measures the fit against what games decide.
+    options.k = tune::fit_scale(data.train, weights);
+    for (std::size_t i = 0; i < data.train.size(); ++i) {
+      const double cp = data.train_scores[i];
+      if (std::isnan(cp)) continue;
+      data.train.set_result(i, (1.0 - o.score_weight) * data.train.result(i) +
+                                   o.score_weight * tune::sigmoid(options.k * cp));
+      ++scored;
+    }
+  }
+  const std::vector<double> before = weights;
+  const tune::TexelReport r = tune::fit(data.train, weights, options);
+  progress.done();
+  const double val_before = tune::mean_squared_error(data.validation, before, r.k);
+  const double val_after = tune::mean_squared_error(data.validation, weights, r.k);
+  // Step 6. The summary (stderr, or stdout as JSON) and the header.
+  std::string players;
+  for (const auto& p : data.players) players += (players.empty() ? "" : ", ") + p;
+  const std::string left_out = T::left_out(data, o);
+  const std::string positions = fmt::format(
+      "{} games, {} positions ({} to fit, {} held out); left out: {}{}", data.games,
+      data.train.size() + data.validation.size(), data.train.size(), data.validation.size(),
+      left_out, data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
+  const std::string targets =
+      o.score_weight > 0.0
+          ? fmt::format("; targets: {:g} result + {:g} reported score for {} of {} fitted",
+                        1.0 - o.score_weight, o.score_weight, scored, data.train.size())
+          : "";
+  const std::string errors =
+      fmt::format(
+          "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)", r.k,
+          r.error_before, r.error_after, val_before, val_after, r.iterations) +
+      targets;
+  const std::vector<std::string> about = {"Written by: " + command_line(o),
+                                          "Data: " + positions + "; players: " + players,
+                                          "Fit: " + errors};
+  std::string old;
+  if (!o.out.empty() && std::filesystem::exists(o.out)) {
+    const auto text = read_file(o.out);
+    if (!text) return bad_input("--out: cannot read " + o.out);
+    old = *text;
+  }
+  const auto header = T::header(old, weights, about);
+  if (!header) return bad_input(fmt::format("--out {} {}", o.out, header.error()));
+  if (!o.out.empty()) {
+    std::ofstream out(o.out);
+    if (!(out << *header)) return bad_input("--out: cannot write " + o.out);
+  } else if (!o.json) {
+    std::cout << *header;
+  }
+  if (o.json) {
+    nlohmann::json j = {{"game", std::string(S::kName)},
+                        {"games", data.games},
+                        {"forfeited_games", data.forfeits},
+                        {"positions", data.train.size() + data.validation.size()},
+                        {"fitted", data.train.size()},
+                        {"held_out", data.validation.size()},
+                        {"k", r.k},
+                        {"error_before", r.error_before},
+                        {"error_after", r.error_after},
+                        {"held_out_error_before", val_before},
+                        {"held_out_error_after", val_after},
+                        {"iterations", r.iterations},
+                        {"score_weight", o.score_weight},
+                        {"scored", scored},
+                        {"resolved", data.resolved},
+                        {"ended_in_quiescence", data.ended},
+                        {"weights", weights},
+                        {"seconds", clock.seconds()}};
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cerr << fmt::format("tune {}: {}\n{}\n{} ({:.1f} s)\n", S::kName, positions, errors,
+                             T::headline(weights), clock.seconds());
+  }
+  return 0;
+}
+
 template <class S>
 int run_tune(const S& /*start*/, const TuneOptions& o) {
   if constexpr (!kTunable<S>) {
     return bad_input(fmt::format(
-        "tune: only the 5x5 chess rule sets have a linear evaluation (e3) to tune, not '{}'",
+        "tune: only the 5x5 chess rule sets (e3) and checkers (tuned) have a linear evaluation "
+        "to tune, not '{}'",
         S::kName));
-  } else {
-    using Rules = typename S::RuleSet;
-    WallClock clock;
-    // Step 4. Read every record; any bad line stops with its file and number.
-    Positions data;
-    // The table is not used in quiescence (the engine's default), so 1 MB will do.
-    search::EngineOptions resolve_options;
-    resolve_options.hash_mb = 1;
-    Resolver<Rules> resolver(mc::E3{}, resolve_options);
-    std::ofstream dump;
-    if (!o.positions_out.empty()) {
-      dump.open(o.positions_out);
-      if (!dump) return bad_input("--positions-out: cannot write " + o.positions_out);
-      data.dump = &dump;
-    }
-    for (const auto& path : o.records) {
-      std::ifstream in(path);
-      if (!in) return bad_input("--records: cannot read " + path);
-      std::string line;
-      for (int n = 1; std::getline(in, line); ++n) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_discarded()) {
-          return bad_input(fmt::format("--records {} line {}: not valid JSON", path, n));
-        }
-        const auto added = add_game<Rules>(j, o, data, resolver);
-        if (!added) {
-          return bad_input(fmt::format("--records {} line {}: {}", path, n, added.error()));
-        }
-      }
-    }
-    if (dump.is_open() && !dump.flush()) {
-      return bad_input("--positions-out: cannot write " + o.positions_out);
-    }
-    if (data.train.size() == 0) {
+  } else if constexpr (std::is_same_v<S, ck::State>) {
+    if (o.select == "resolved") {
       return bad_input(
-          fmt::format("--records: no positions to tune on ({} games of {})", data.games, S::kName));
+          "tune: --select resolved is for the 5x5 chess rule sets; in checkers a position "
+          "with no capture to make is the quiet one (played and quiet are the same)");
     }
-    // Step 5. Fit K to the starting weights (e2's terms, or the weights in
-    // this build with --start tuned), then the weights.
-    std::vector<double> weights;
-    const mc::e3::Weights& start =
-        o.start == "tuned" ? mc::e3::tuned_weights<Rules>() : mc::e3::start_weights<Rules>();
-    for (const double w : start) weights.push_back(w);
-    tune::TexelOptions options;
-    options.iterations = o.iterations;
-    options.learning_rate = o.rate;
-    options.l2 = o.l2;
-    Progress progress(!o.json);
-    options.report_every = 100;
-    options.report = [&](int step, double error) {
-      progress.tick(fmt::format("tune: step {} of {}, error {:.6f}", step, o.iterations, error));
-    };
-    int scored = 0;
-    if (o.score_weight > 0.0) {
-      // The targets of the fitted positions become a blend of the result and
-      // the reported score through the same sigmoid, with K fitted to the
-      // results first and held. Held-out positions keep the bare results:
-      // their error measures the fit against what games decide.
-      options.k = tune::fit_scale(data.train, weights);
-      for (std::size_t i = 0; i < data.train.size(); ++i) {
-        const double cp = data.train_scores[i];
-        if (std::isnan(cp)) continue;
-        data.train.set_result(i, (1.0 - o.score_weight) * data.train.result(i) +
-                                     o.score_weight * tune::sigmoid(options.k * cp));
-        ++scored;
-      }
-    }
-    const std::vector<double> before = weights;
-    const tune::TexelReport r = tune::fit(data.train, weights, options);
-    progress.done();
-    const double val_before = tune::mean_squared_error(data.validation, before, r.k);
-    const double val_after = tune::mean_squared_error(data.validation, weights, r.k);
-    // Step 6. The summary (stderr, or stdout as JSON) and the header.
-    std::string players;
-    for (const auto& p : data.players) players += (players.empty() ? "" : ", ") + p;
-    std::string left_out = fmt::format("{} opening, {} in check", data.opening, data.in_check);
-    if (o.select == "played") {
-      left_out += fmt::format(", {} captures or promotions", data.tactical);
-    } else if (o.select == "quiet") {
-      left_out += fmt::format(", {} with a capture quiescence would play", data.tactical);
-    } else {
-      left_out += fmt::format(", {} ending the game in quiescence; {} resolved by quiescence",
-                              data.ended, data.resolved);
-    }
-    const std::string positions = fmt::format(
-        "{} games, {} positions ({} to fit, {} held out); left out: {}{}", data.games,
-        data.train.size() + data.validation.size(), data.train.size(), data.validation.size(),
-        left_out, data.forfeits > 0 ? fmt::format("; forfeited games: {}", data.forfeits) : "");
-    const std::string targets =
-        o.score_weight > 0.0
-            ? fmt::format("; targets: {:g} result + {:g} reported score for {} of {} fitted",
-                          1.0 - o.score_weight, o.score_weight, scored, data.train.size())
-            : "";
-    const std::string errors =
-        fmt::format(
-            "K = {:.6f}; MSE fitted {:.6f} -> {:.6f}, held out {:.6f} -> {:.6f} ({} iterations)",
-            r.k, r.error_before, r.error_after, val_before, val_after, r.iterations) +
-        targets;
-    const std::vector<std::string> about = {"Written by: " + command_line(o),
-                                            "Data: " + positions + "; players: " + players,
-                                            "Fit: " + errors};
-    const std::string block = weights_block<Rules>(weights, about);
-    std::string old;
-    if (!o.out.empty() && std::filesystem::exists(o.out)) {
-      const auto text = read_file(o.out);
-      if (!text) return bad_input("--out: cannot read " + o.out);
-      old = *text;
-    }
-    const auto header = updated_header(old, std::string(Rules::kName), block);
-    if (!header) return bad_input(fmt::format("--out {} {}", o.out, header.error()));
-    if (!o.out.empty()) {
-      std::ofstream out(o.out);
-      if (!(out << *header)) return bad_input("--out: cannot write " + o.out);
-    } else if (!o.json) {
-      std::cout << *header;
-    }
-    std::string material;
-    for (int i = mc::e3::kMaterial; i < mc::e3::kPst; ++i) {
-      material += fmt::format(" {:.0f}", weights[static_cast<std::size_t>(i)]);
-    }
-    if (o.json) {
-      nlohmann::json j = {{"game", std::string(S::kName)},
-                          {"games", data.games},
-                          {"forfeited_games", data.forfeits},
-                          {"positions", data.train.size() + data.validation.size()},
-                          {"fitted", data.train.size()},
-                          {"held_out", data.validation.size()},
-                          {"k", r.k},
-                          {"error_before", r.error_before},
-                          {"error_after", r.error_after},
-                          {"held_out_error_before", val_before},
-                          {"held_out_error_after", val_after},
-                          {"iterations", r.iterations},
-                          {"score_weight", o.score_weight},
-                          {"scored", scored},
-                          {"resolved", data.resolved},
-                          {"ended_in_quiescence", data.ended},
-                          {"weights", weights},
-                          {"seconds", clock.seconds()}};
-      std::cout << j.dump(2) << '\n';
-    } else {
-      std::cerr << fmt::format("tune {}: {}\n{}\nmaterial P N B R Q:{} ({:.1f} s)\n", S::kName,
-                               positions, errors, material, clock.seconds());
-    }
-    return 0;
+    CheckersTuning t;
+    return tune_with(t, o);
+  } else {
+    ChessTuning<typename S::RuleSet> t;
+    return tune_with(t, o);
   }
 }
 
@@ -484,8 +634,10 @@ int run_tune(const S& /*start*/, const TuneOptions& o) {
 Command add_tune(CLI::App& app) {
   auto o = std::make_shared<TuneOptions>();
   CLI::App* sub = app.add_subcommand(
-      "tune", "Fit e3's weights to recorded games (Texel's method) and write e3_weights.hpp");
-  sub->add_option("game", o->game, "Game spec (a 5x5 chess rule set)")->required();
+      "tune",
+      "Fit a linear heuristic's weights to recorded games (Texel's method): e3's for the 5x5 "
+      "chess rule sets (e3_weights.hpp), tuned's for checkers (tuned_weights.hpp)");
+  sub->add_option("game", o->game, "Game spec (a 5x5 chess rule set or checkers)")->required();
   sub->add_option("--records", o->records, "Games from duel arena --records (JSON lines)")
       ->required();
   sub->add_option("--out", o->out,
@@ -513,14 +665,15 @@ Command add_tune(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--start", o->start,
-                  "Start the fit (and pull the weights) from e2's terms or from the weights "
-                  "this build plays")
+                  "Start the fit (and pull the weights) from the hand-made terms (e2's; "
+                  "positional's in checkers) or from the weights this build plays")
       ->check(CLI::IsMember({"e2", "tuned"}))
       ->capture_default_str();
   sub->add_option("--select", o->select,
                   "Positions that count: where the move played was quiet (played), where "
                   "this build's capture quiescence stands pat at once (quiet), or each by the "
-                  "end of that quiescence's line (resolved)")
+                  "end of that quiescence's line (resolved; 5x5 chess only: in checkers played "
+                  "and quiet both take the positions with no capture to make)")
       ->check(CLI::IsMember({"played", "quiet", "resolved"}))
       ->capture_default_str();
   sub->add_option("--positions-out", o->positions_out,

@@ -18,6 +18,7 @@
 #include "../support/cli_run.hpp"
 #include "../support/minichess_positions.hpp"
 #include "duel/core/rng.hpp"
+#include "duel/games/checkers/linear_eval.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
 #include "duel/tune/texel.hpp"
 
@@ -243,7 +244,10 @@ const std::string kGame =
 TEST(TuneCli, BadInputIsOneLine) {
   expect_bad_input("tune gardner --records missing.jsonl", "cannot read missing.jsonl");
   expect_bad_input("tune chess --records g.jsonl", "unknown game 'chess'", {{"g.jsonl", kGame}});
-  expect_bad_input("tune checkers --records g.jsonl", "only the 5x5 chess", {{"g.jsonl", kGame}});
+  expect_bad_input("tune nqueens:n=8,variant=2 --records g.jsonl",
+                   "only the 5x5 chess rule sets (e3) and checkers (tuned)", {{"g.jsonl", kGame}});
+  expect_bad_input("tune checkers --records g.jsonl", "line 1: a game of 'gardner', not checkers",
+                   {{"g.jsonl", kGame}});
   expect_bad_input("tune gardner --records g.jsonl", "g.jsonl line 3: not valid JSON",
                    {{"g.jsonl", kGame + "\n\n{\"game\": oops\n"}});
   expect_bad_input("tune gardner --records g.jsonl", "line 1: ply 2: ",
@@ -424,6 +428,47 @@ TEST(TuneCli, PositionsOutWritesEveryPositionTaken) {
   EXPECT_EQ(held_out, summary["held_out"].get<int>());
   expect_bad_input("tune gardner --records g.jsonl --positions-out /no/such/dir/p.jsonl",
                    "--positions-out: cannot write", {{"g.jsonl", kGame}});
+}
+
+// Checkers: `tuned`'s header is written whole (one block), only positions
+// with no capture to make are taken, and a header of another kind is not
+// overwritten.
+TEST(TuneCli, CheckersWritesTunedsWeightsFromQuietPositions) {
+  const CliRun r = test_support::duel(
+      "arena checkers --agent random:seed=1 --agent random:seed=2 --games 4 --records g.jsonl "
+      "--json >/dev/null && '" DUEL_BIN
+      "' tune checkers --records g.jsonl --iterations 20 --validation 2 --out w.hpp "
+      "--positions-out p.jsonl",
+      "");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string w = r.files.count("w.hpp") != 0 ? r.files.at("w.hpp") : "";
+  EXPECT_NE(w.find("namespace duel::games::checkers::linear {"), std::string::npos) << w;
+  EXPECT_NE(w.find("inline constexpr Weights kWeights = {"), std::string::npos) << w;
+  EXPECT_NE(w.find("// runaway men\n"), std::string::npos) << w;
+  EXPECT_NE(w.find("// Written by: duel tune checkers --records g.jsonl --iterations 20"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(r.err.find("4 games"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("with a capture to make"), std::string::npos) << r.err;
+  const std::string dump = r.files.count("p.jsonl") != 0 ? r.files.at("p.jsonl") : "";
+  EXPECT_GT(lines(dump), 20) << dump;
+  std::istringstream in(dump);
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << line;
+    const auto s = games::checkers::State::parse(j["fen"].get<std::string>());
+    ASSERT_TRUE(s.ok()) << line;
+    EXPECT_TRUE(s->is_quiet()) << line;
+    EXPECT_EQ(j["scale"].get<double>(), 1.0) << line;
+  }
+  // A header of another kind is not overwritten; resolving by quiescence is chess's.
+  ASSERT_EQ(r.files.count("g.jsonl"), 1U);
+  const std::string e3 = "#pragma once\nnamespace duel::games::minichess::e3 {\n}\n";
+  expect_bad_input("tune checkers --records g.jsonl --out w.hpp",
+                   "is not a checkers weights header",
+                   {{"g.jsonl", r.files.at("g.jsonl")}, {"w.hpp", e3}});
+  expect_bad_input("tune checkers --records g.jsonl --select resolved", "--select resolved",
+                   {{"g.jsonl", r.files.at("g.jsonl")}});
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ namespace fs = std::filesystem;
 using games::checkers::Move;
 using games::checkers::State;
 namespace protocol = games::checkers::protocol;
+// Checkers' default heuristic (the first of its list), as the engine agent uses.
+using DefaultHeuristic = std::tuple_element_t<0, State::Heuristics>;
 
 namespace {
 
@@ -59,7 +62,7 @@ namespace {
 // No time to search: the best move one ply deep by the default heuristic,
 // an immediate win first (microseconds, so 0.01 s left is still a move).
 [[nodiscard]] Move one_ply_choice(const State& s, const State::Moves& legal) {
-  const games::checkers::Positional eval;
+  const DefaultHeuristic eval;
   const int sign = s.to_move() == Player::First ? 1 : -1;
   Move best = legal[0];
   long long best_score = 0;
@@ -323,8 +326,7 @@ Calibration calibrate(double seconds) {
     search::EngineOptions options;
     options.hash_mb = kMb;
     options.prefault = true;
-    search::Engine<State, games::checkers::Positional> engine(games::checkers::Positional{},
-                                                              options);
+    search::Engine<State, DefaultHeuristic> engine(DefaultHeuristic{}, options);
     c.alloc_seconds_per_mb = std::max(1e-6, 1.5 * clock.seconds() / static_cast<double>(kMb));
   }
 
@@ -343,8 +345,7 @@ Calibration calibrate(double seconds) {
   {
     search::EngineOptions options;
     options.hash_mb = 16;
-    search::Engine<State, games::checkers::Positional> engine(games::checkers::Positional{},
-                                                              options);
+    search::Engine<State, DefaultHeuristic> engine(DefaultHeuristic{}, options);
     search::Limits limits;
     limits.time = std::max(0.05, seconds);
     const auto r = engine.search(State{}, limits);

@@ -38,12 +38,13 @@ enum class Ending : std::uint8_t {
 struct Positional;
 struct Material;
 struct RandomHeuristic;
+struct Tuned;  // linear_eval.hpp
 
 class State {
  public:
   using Move = checkers::Move;
   using Moves = checkers::Moves;
-  using Heuristics = std::tuple<Positional, Material, RandomHeuristic>;
+  using Heuristics = std::tuple<Tuned, Positional, Material, RandomHeuristic>;
   static constexpr std::string_view kName = "checkers";
   static constexpr bool kBlackMovesFirst = true;  // Player::First is Black (seed 003)
   static constexpr std::string_view kLimitKey = "draw-plies";
@@ -257,3 +258,6 @@ static_assert(search::HasOrderHint<State>);
 static_assert(search::HasHistoryIndex<State>);
 
 }  // namespace duel::games::checkers
+
+// Heuristic `tuned` (a linear evaluation with fitted weights) completes the list.
+#include "duel/games/checkers/linear_eval.hpp"  // IWYU pragma: export

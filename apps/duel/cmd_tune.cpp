@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -118,6 +119,26 @@ void dump_position(Positions& out, const std::string& text, double result, doubl
   *out.dump << line.dump() << '\n';
 }
 
+// Where a game's positions go: its result (Player 1's view, 1, 0.5 or 0),
+// fitted or held out (every --validation-th game), written out with
+// --positions-out, its movers' reported scores kept for --score-weight.
+struct Taker {
+  Positions& out;
+  double result;
+  bool held_out;
+
+  Taker(const nlohmann::json& j, const TuneOptions& o, Positions& positions)
+      : out(positions),
+        result((j["payoff"].get<double>() + 1.0) / 2.0),
+        held_out(o.validation > 0 && positions.games % o.validation == o.validation - 1) {}
+
+  void take(std::span<const double> features, const std::string& text, double scale, double cp) {
+    (held_out ? out.validation : out.train).add(features, result);
+    dump_position(out, text, result, cp, scale, held_out);
+    if (!held_out) out.train_scores.push_back(cp);
+  }
+};
+
 // Step 1. A record's fields, checked, and its start; nullptr for a game
 // that was forfeited (counted), whose payoff says nothing about its
 // positions: a timeout, an illegal move or an agent giving up (an engine
@@ -203,24 +224,16 @@ Result<bool> add_game(const nlohmann::json& j, const TuneOptions& o, Positions& 
   const auto opened = game_start<S>(j, out);
   if (!opened) return fail(opened.error());
   if (!*opened) return true;
-  const S* start = opened->get();
-  const double payoff = j["payoff"].get<double>();
   // Step 2. Replay; a position counts when the engine would stand pat on it:
   // past the opening, not in check, and (--select) the move played was
   // quiet, or quiescence stands pat at once, or by the end of its
-  // quiescence's line (unless that ends the game).
-  // Payoff is Player::First's (White's) view, as the result is.
-  const double result = (payoff + 1.0) / 2.0;
-  const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
-  tune::Dataset& into = held_out ? out.validation : out.train;
-  // A position taken: fitted or held out, written out, its mover's score kept.
+  // quiescence's line (unless that ends the game). The payoff is
+  // Player::First's (White's) view, as the result is.
+  Taker taker(j, o, out);
   const auto take = [&](const S& p, const nlohmann::json& m) {
-    const double cp = reported_centipawns<S>(m);
-    into.add(fitted_features(p), result);
-    dump_position(out, p.to_text(), result, cp, mc::e3::draw_scale(p), held_out);
-    if (!held_out) out.train_scores.push_back(cp);
+    taker.take(fitted_features(p), p.to_text(), mc::e3::draw_scale(p), reported_centipawns<S>(m));
   };
-  return replay(j, *start, out,
+  return replay(j, **opened, out,
                 [&](const S& s, const typename S::Move& move, const nlohmann::json& m, int ply) {
                   if (ply < o.skip_plies) {
                     ++out.opening;
@@ -260,22 +273,17 @@ Result<bool> add_checkers_game(const nlohmann::json& j, const TuneOptions& o, Po
   const auto opened = game_start<S>(j, out);
   if (!opened) return fail(opened.error());
   if (!*opened) return true;
-  const double result = (j["payoff"].get<double>() + 1.0) / 2.0;
-  const bool held_out = o.validation > 0 && out.games % o.validation == o.validation - 1;
-  tune::Dataset& into = held_out ? out.validation : out.train;
-  return replay(j, **opened, out,
-                [&](const S& s, const S::Move& /*move*/, const nlohmann::json& m, int ply) {
-                  if (ply < o.skip_plies) {
-                    ++out.opening;
-                  } else if (!s.is_quiet()) {
-                    ++out.tactical;
-                  } else {
-                    const double cp = reported_centipawns<S>(m);
-                    into.add(ck::linear::features(s), result);
-                    dump_position(out, s.to_text(), result, cp, 1.0, held_out);
-                    if (!held_out) out.train_scores.push_back(cp);
-                  }
-                });
+  Taker taker(j, o, out);
+  return replay(
+      j, **opened, out, [&](const S& s, const S::Move& /*move*/, const nlohmann::json& m, int ply) {
+        if (ply < o.skip_plies) {
+          ++out.opening;
+        } else if (!s.is_quiet()) {
+          ++out.tactical;
+        } else {
+          taker.take(ck::linear::features(s), s.to_text(), 1.0, reported_centipawns<S>(m));
+        }
+      });
 }
 
 // Step 3. The generated header: one block per rule set between "// BEGIN

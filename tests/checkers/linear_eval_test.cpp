@@ -1,5 +1,6 @@
 // Checkers heuristic `tuned` (games/checkers/linear_eval.hpp): with its
-// starting weights it is `positional` exactly, a position turned with
+// starting weights it gives `positional`'s terms exactly (counted here
+// square by square), a position turned with
 // colours swapped gets exactly the negated features and value, and the
 // terms positional lacks (runaway men, the bridge, the side to move,
 // trading down) count what they say on positions set up by hand. Whether
@@ -43,12 +44,47 @@ double feature(const State& s, lin::Feature f) {
   return lin::features(s)[static_cast<std::size_t>(f)];
 }
 
-TEST(CheckersTuned, StartingWeightsArePositionalExactly) {
+// `positional`'s terms as docs/rules/checkers.md gives them, counted square
+// by square from the board's coordinates: per side men 100, kings 150, +3 a
+// row a man has advanced, +10 a man on its home row, +5 a piece on the 8
+// central squares (standard 10, 11, 14, 15, 18, 19, 22, 23), +2 a step to an
+// empty square (men forward, kings every way); Black minus White.
+int positional_by_hand(const State& s) {
+  const Position& p = s.position();
+  int total = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    for (const Player side : {Player::First, Player::Second}) {
+      const bool man = (p.men(side) & bit(sq)) != 0;
+      const bool king = (p.kings(side) & bit(sq)) != 0;
+      if (!man && !king) continue;
+      const bool black = side == Player::First;
+      const int row = black ? row_of(sq) : 7 - row_of(sq);  // from its home row
+      const int standard = sq + 1;
+      const bool centre = (standard >= 10 && standard <= 11) ||
+                          (standard >= 14 && standard <= 15) ||
+                          (standard >= 18 && standard <= 19) || (standard >= 22 && standard <= 23);
+      int terms = man ? 100 + 3 * row + (row == 0 ? 10 : 0) : 150;
+      if (centre) terms += 5;
+      for (int dr : {-1, 1}) {
+        if (man && dr != (black ? 1 : -1)) continue;  // a man steps away from its home row
+        for (int df : {-1, 1}) {
+          const int to = square_at(row_of(sq) + dr, file_of(sq) + df);
+          if (to >= 0 && (p.occupied() & bit(to)) == 0) terms += 2;
+        }
+      }
+      total += black ? terms : -terms;
+    }
+  }
+  return total;
+}
+
+TEST(CheckersTuned, StartingWeightsArePositionalsTermsExactly) {
   const auto start = lin::to_fixed(lin::start_weights());
   const Positional positional;
   int n = 0;
   on_random_positions(11, [&](const State& s) {
-    ASSERT_EQ(lin::evaluate(s, start), positional(s)) << s.to_text();
+    ASSERT_EQ(lin::evaluate(s, start), positional_by_hand(s)) << s.to_text();
+    ASSERT_EQ(positional(s), positional_by_hand(s)) << s.to_text();
     ++n;
   });
   EXPECT_GT(n, 2000);

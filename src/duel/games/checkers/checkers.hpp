@@ -138,50 +138,8 @@ struct Material {
   }
 };
 
-namespace eval_detail {
-
-// The eight central squares (standard 10, 11, 14, 15, 18, 19, 22, 23).
-inline constexpr Bitboard kCentre =
-    bit(9) | bit(10) | bit(13) | bit(14) | bit(17) | bit(18) | bit(21) | bit(22);
-
-// One side's terms: material, men's advance (a man near the far row is close
-// to a king), the back-row guard (men at home stop the opponent crowning),
-// the centre, and mobility (steps to empty squares).
-[[nodiscard]] inline int side_terms(const Position& p, Player side) noexcept {
-  const Bitboard men = p.men(side);
-  const Bitboard kings = p.kings(side);
-  int score = 100 * std::popcount(men) + 150 * std::popcount(kings);
-  score += 10 * std::popcount(men & home_row(side));
-  score += 5 * std::popcount((men | kings) & kCentre);
-  const Bitboard empty = ~p.occupied();
-  const int fwd = first_forward(side);
-  for (Bitboard b = men | kings; b != 0; b &= b - 1) {
-    const int sq = lowest(b);
-    const bool king = (kings & bit(sq)) != 0;
-    if (!king) score += 3 * (side == Player::First ? row_of(sq) : 7 - row_of(sq));
-    for (int d = king ? 0 : fwd; d < (king ? kDirections : fwd + 2); ++d) {
-      const int to = kStep[d][sq];
-      if (to >= 0 && (empty & bit(to)) != 0) score += 2;
-    }
-  }
-  return score;
-}
-
-}  // namespace eval_detail
-
-// Heuristic `positional` (the default): material + men's advance + back-row
-// guard + centre + mobility, Black minus White.
-struct Positional {
-  static constexpr std::string_view kName = "positional";
-  static constexpr std::string_view kAbout =
-      "material + men's advance + back-row guard + centre + mobility, Black minus White";
-  explicit Positional(std::uint64_t /*seed*/ = 0) noexcept {}
-  [[nodiscard]] Value operator()(const State& s) const noexcept {
-    const Position& p = s.position();
-    return search::clamp_estimate(eval_detail::side_terms(p, Player::First) -
-                                  eval_detail::side_terms(p, Player::Second));
-  }
-};
+// Heuristic `positional` is `tuned`'s features with their starting weights
+// (linear_eval.hpp).
 
 // Heuristic `random`: a seeded uniformly random estimate.
 struct RandomHeuristic {
@@ -251,7 +209,6 @@ inline Value State::utility() const noexcept {
 }
 
 static_assert(PlayableGame<State>);
-static_assert(NamedHeuristic<Positional, State>);
 static_assert(NamedHeuristic<Material, State>);
 static_assert(NamedHeuristic<RandomHeuristic, State>);
 static_assert(search::HasOrderHint<State>);

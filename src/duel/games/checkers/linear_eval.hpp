@@ -3,12 +3,13 @@
 // whose weights are fitted to game results by `duel tune checkers` (Texel's
 // method, docs/tuning.md, "Checkers").
 //
-// Why this shape: the same terms as `positional` (material, men's advance,
-// the back row, the centre, mobility) plus the ones it lacks (runaway men,
-// the side to move, trading down when ahead, the bridge), written as counts
-// so that the tuner fits their worth instead of guessing it. With the
-// starting weights it is `positional` exactly (tested), so a fit starts
-// from the heuristic that played the games. Every feature is Black's count
+// Why this shape: the terms of `positional` (material, men's advance, the
+// back row, the centre, mobility) plus the ones it lacks (runaway men, the
+// side to move, trading down when ahead, the bridge), written as counts so
+// that the tuner fits their worth instead of guessing it. `positional` is
+// these features with the starting weights (its hand-made terms, tested
+// against a count square by square), so a fit starts from the heuristic
+// that played the games and the two share one piece of code. Every feature is Black's count
 // minus White's, each side seen from its own side of the board, so a
 // position turned 180 degrees with colours swapped has exactly the negated
 // value (tested on random games).
@@ -207,6 +208,20 @@ using FixedWeights = std::array<std::int32_t, kFeatures>;
 
 namespace duel::games::checkers {
 
+// Heuristic `positional` (the default until 2026-11-29): material + men's
+// advance + back-row guard + centre + mobility, Black minus White; the
+// features above with their starting weights.
+struct Positional {
+  static constexpr std::string_view kName = "positional";
+  static constexpr std::string_view kAbout =
+      "material + men's advance + back-row guard + centre + mobility, Black minus White";
+  explicit Positional(std::uint64_t /*seed*/ = 0) noexcept {}
+  [[nodiscard]] Value operator()(const State& s) const noexcept {
+    static constexpr linear::FixedWeights kWeights = linear::to_fixed(linear::start_weights());
+    return linear::evaluate(s, kWeights);
+  }
+};
+
 // Heuristic `tuned`: linear::features with the fitted weights, Black minus White.
 struct Tuned {
   static constexpr std::string_view kName = "tuned";
@@ -222,6 +237,7 @@ struct Tuned {
   const linear::FixedWeights* m_weights;
 };
 
+static_assert(NamedHeuristic<Positional, State>);
 static_assert(NamedHeuristic<Tuned, State>);
 
 }  // namespace duel::games::checkers

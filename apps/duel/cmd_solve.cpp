@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 #include "duel/agents/search_agents.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/search/solve.hpp"
 
 namespace duel::cli {
@@ -27,14 +28,14 @@ int run_solve(const S& start, const SolveOptions& o) {
   options.threads = o.threads;
   options.ordering = o.ordering;
   options.first_depth = kMaxPly;  // no heuristic: search to the end at once
-  search::Engine<S, search::NoHeuristic> engine(search::NoHeuristic{}, options);
+  const auto engine = games::make_solver<S>(options);
   Progress progress(true);
   search::Limits limits;
   limits.time = o.time;
   limits.progress = [&](std::uint64_t nodes, double seconds) {
     progress.tick(fmt::format("solving {}: {} nodes, {:.1f} s", start.spec(), nodes, seconds));
   };
-  const auto r = search::solve(start, engine, limits);
+  const auto r = search::solve(start, *engine, limits);
   progress.done();
   if (!r.exact) {
     std::cerr << fmt::format("duel: not solved within {} s\n", o.time);

@@ -20,9 +20,10 @@
 #include "common.hpp"
 #include "duel/core/file.hpp"
 #include "duel/games/checkers/linear_eval.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/games/minichess/linear_eval.hpp"
 #include "duel/play/match.hpp"
-#include "duel/search/engine.hpp"
+#include "duel/search/searcher.hpp"
 #include "duel/tune/texel.hpp"
 
 namespace duel::cli {
@@ -204,7 +205,7 @@ Result<bool> replay(const nlohmann::json& j, const S& start, Positions& out, Vis
 
 // --select's quiescence: the engine's own, with the heuristic this build plays.
 template <class Rules>
-using Resolver = search::Engine<mc::State<Rules>, mc::E3>;
+using Resolver = search::Searcher<mc::State<Rules>>;
 
 // The features of a fitted position: White's view, scaled by the draw clock.
 template <class Rules>
@@ -434,10 +435,11 @@ struct ChessTuning {
     options.hash_mb = 1;
     return options;
   }
-  Resolver<Rules> resolver{mc::E3{}, resolve_options()};
+  std::unique_ptr<Resolver<Rules>> resolver =
+      games::make_engine<S>(mc::E3::kName, 0, resolve_options()).value();
 
   Result<bool> add(const nlohmann::json& j, const TuneOptions& o, Positions& out) {
-    return add_game<Rules>(j, o, out, resolver);
+    return add_game<Rules>(j, o, out, *resolver);
   }
   static mc::e3::Weights start(const TuneOptions& o) {
     return o.start == "tuned" ? mc::e3::tuned_weights<Rules>() : mc::e3::start_weights<Rules>();

@@ -12,6 +12,7 @@
 
 #include "../support/synthetic_tree.hpp"
 #include "../support/tree_gen.hpp"
+#include "duel/search/engine.hpp"
 
 namespace duel::search {
 namespace {

@@ -2,13 +2,14 @@
 // Agents that search: plain `minimax`, plain `alphabeta` (each with an
 // optional depth cut-off and a named heuristic, deepening one ply at a time
 // when they have a time limit) and the `engine`.
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "duel/agents/agent.hpp"
-#include "duel/search/engine.hpp"
-#include "duel/search/plain.hpp"
+#include "duel/search/options.hpp"
+#include "duel/search/searcher.hpp"
 
 namespace duel::agents {
 
@@ -29,10 +30,13 @@ struct PlainSettings {
   bool prune = false;  // alpha-beta instead of minimax
 };
 
-template <class S, class H>
+// Holds the search it is given (games::make_plain), which keeps its
+// heuristic from move to move.
+template <class S>
 class PlainAgent final : public Agent<S> {
  public:
-  PlainAgent(H eval, PlainSettings settings) : m_eval(std::move(eval)), m_settings(settings) {}
+  PlainAgent(std::unique_ptr<search::Searcher<S>> searcher, PlainSettings settings)
+      : m_searcher(std::move(searcher)), m_settings(settings) {}
 
   std::optional<typename S::Move> choose(const S& state, const MoveClock& clock) override {
     const double budget = budget_for(m_settings.time, clock);
@@ -96,8 +100,9 @@ class PlainAgent final : public Agent<S> {
   }
   search::SearchResult<typename S::Move> run(const S& state, int depth,
                                              const search::Limits& limits) {
-    if (m_settings.prune) return search::alphabeta(state, depth, std::ref(m_eval), limits);
-    return search::minimax(state, depth, std::ref(m_eval), limits);
+    search::Limits cut = limits;
+    cut.depth = depth;
+    return m_searcher->search(state, cut);
   }
   void finish(const S& state, const search::SearchResult<typename S::Move>& r) {
     if (r.best) m_best = r.best;
@@ -109,7 +114,7 @@ class PlainAgent final : public Agent<S> {
     m_report.stats = r.stats;
   }
 
-  H m_eval;
+  std::unique_ptr<search::Searcher<S>> m_searcher;
   PlainSettings m_settings;
   SearchHooks m_hooks;
   SearchReport m_report;
@@ -123,11 +128,13 @@ struct EngineSettings {
   search::EngineOptions options;
 };
 
-template <class S, class H>
+// Holds the engine it is given (games::make_engine), made with
+// `settings.options`.
+template <class S>
 class EngineAgent final : public Agent<S> {
  public:
-  EngineAgent(H eval, EngineSettings settings)
-      : m_engine(std::move(eval), settings.options), m_settings(settings) {}
+  EngineAgent(std::unique_ptr<search::Searcher<S>> engine, EngineSettings settings)
+      : m_engine(std::move(engine)), m_settings(settings) {}
 
   std::optional<typename S::Move> choose(const S& state, const MoveClock& clock) override {
     search::Limits limits;
@@ -136,7 +143,7 @@ class EngineAgent final : public Agent<S> {
     limits.nodes = m_settings.nodes;
     limits.stop = m_hooks.stop;
     limits.progress = m_hooks.on_nodes;
-    typename search::Engine<S, H>::InfoFn info;
+    typename search::Searcher<S>::InfoFn info;
     if (m_hooks.on_iteration) {
       info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
         search::SearchInfo with_pv = i;
@@ -144,18 +151,18 @@ class EngineAgent final : public Agent<S> {
         m_hooks.on_iteration(with_pv);
       };
     }
-    const auto r = m_engine.search(state, limits, info);
+    const auto r = m_engine->search(state, limits, info);
     m_report = SearchReport{"engine", r.value, r.depth, r.exact, r.complete, pv_text(state, r.pv),
                             r.stats};
     return r.best;
   }
   [[nodiscard]] std::string name() const override { return "engine"; }
   [[nodiscard]] const SearchReport* last_report() const override { return &m_report; }
-  void new_game() override { m_engine.new_game(); }
+  void new_game() override { m_engine->new_game(); }
   void set_hooks(SearchHooks hooks) override { m_hooks = std::move(hooks); }
 
  private:
-  search::Engine<S, H> m_engine;
+  std::unique_ptr<search::Searcher<S>> m_engine;
   EngineSettings m_settings;
   SearchHooks m_hooks;
   SearchReport m_report;

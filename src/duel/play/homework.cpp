@@ -19,8 +19,8 @@
 #include "duel/core/file.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/core/text.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/registry/agents.hpp"
-#include "duel/search/engine.hpp"
 
 namespace duel::play {
 namespace fs = std::filesystem;
@@ -326,7 +326,7 @@ Calibration calibrate(double seconds) {
     search::EngineOptions options;
     options.hash_mb = kMb;
     options.prefault = true;
-    search::Engine<State, DefaultHeuristic> engine(DefaultHeuristic{}, options);
+    const auto engine = games::make_engine<State>("", 0, options);
     c.alloc_seconds_per_mb = std::max(1e-6, 1.5 * clock.seconds() / static_cast<double>(kMb));
   }
 
@@ -345,10 +345,10 @@ Calibration calibrate(double seconds) {
   {
     search::EngineOptions options;
     options.hash_mb = 16;
-    search::Engine<State, DefaultHeuristic> engine(DefaultHeuristic{}, options);
+    const auto engine = games::make_engine<State>("", 0, options);
     search::Limits limits;
     limits.time = std::max(0.05, seconds);
-    const auto r = engine.search(State{}, limits);
+    const auto r = (*engine)->search(State{}, limits);
     c.nodes_per_second =
         r.stats.seconds > 0 ? static_cast<double>(r.stats.nodes()) / r.stats.seconds : 0.0;
   }

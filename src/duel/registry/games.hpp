@@ -8,6 +8,7 @@
 
 #include "duel/core/result.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/games/kcell/kcell.hpp"
 #include "duel/games/minichess/minichess.hpp"
 #include "duel/games/nqueens/nqueens.hpp"
@@ -18,6 +19,27 @@ namespace duel::registry {
 using AnyGame = std::variant<games::nqueens::State, games::kcell::State,
                              games::minichess::GardnerState, games::minichess::Cs3243State,
                              games::minichess::Comp472State, games::checkers::State>;
+
+}  // namespace duel::registry
+
+// Each game's searches are compiled in its own engines.cpp (games/engines.hpp).
+#define DUEL_EXTERN_GAME_ENGINES(S)                                                            \
+  namespace duel::games {                                                                      \
+  extern template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
+                                                        const search::EngineOptions&);         \
+  extern template SearcherPtr<S> make_solver<S>(const search::EngineOptions&);                 \
+  extern template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
+  }                                                                                            \
+  static_assert(true)
+DUEL_EXTERN_GAME_ENGINES(duel::games::nqueens::State);
+DUEL_EXTERN_GAME_ENGINES(duel::games::kcell::State);
+DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::GardnerState);
+DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::Cs3243State);
+DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::Comp472State);
+DUEL_EXTERN_GAME_ENGINES(duel::games::checkers::State);
+#undef DUEL_EXTERN_GAME_ENGINES
+
+namespace duel::registry {
 
 struct GameInfo {
   std::string_view name;

@@ -6,19 +6,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "duel/core/result.hpp"
 #include "duel/core/spec.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/games/game.hpp"
 #include "duel/registry/switches.hpp"
-#include "duel/search/engine.hpp"
-#include "duel/search/plain.hpp"
+#include "duel/search/searcher.hpp"
 
 namespace duel::registry {
 
@@ -65,51 +63,41 @@ inline Result<AlgoRequest> check_algo(AlgoRequest r) {
 template <games::PlayableGame S>
 Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
                                                              const AlgoRequest& req) {
-  using R = search::SearchResult<typename S::Move>;
-  std::optional<R> out;
-  const std::string eval = req.eval.empty() ? std::string(games::default_heuristic<S>()) : req.eval;
   const auto switched = switched_options(req);
   if (!switched) return fail(switched.error());
   search::Limits limits;
+  limits.depth = req.depth;
   limits.time = req.time;
   limits.stop = req.stop;
   limits.progress = req.progress;
-  const bool found = games::with_heuristic<S>(eval, req.seed, [&](auto h) {
-    if (req.algo == "engine") {
-      search::EngineOptions options = *switched;
-      options.hash_mb = req.hash_mb;
-      options.threads = req.threads;
-      options.ordering = req.ordering;
-      // With no limit at all the engine is a solver: start at full depth.
-      if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
-      // A limited search is timed (benchmarks): no page faults inside it.
-      options.prefault = req.depth > 0 || req.time > 0;
-      search::Engine<S, decltype(h)> engine(h, options);
-      limits.depth = req.depth;
-      typename decltype(engine)::InfoFn info;
-      if (req.on_iteration) {
-        info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
-          search::SearchInfo with_pv = i;
-          S s = state;
-          for (const auto& m : pv) {
-            with_pv.pv.push_back(s.move_text(m));
-            s = s.result(m);
-          }
-          req.on_iteration(with_pv);
-        };
-      }
-      out = engine.search(state, limits, info);
-    } else if (req.algo == "alphabeta") {
-      out = search::alphabeta(state, req.depth, h, limits);
-    } else {
-      out = search::minimax(state, req.depth, h, limits);
-    }
-  });
-  if (!found) {
-    return fail(fmt::format("unknown eval '{}' for {} (known: {})", eval, S::kName,
-                            games::heuristic_names<S>()));
+  if (req.algo != "engine") {
+    auto plain = games::make_plain<S>(req.eval, req.seed, req.algo == "alphabeta");
+    if (!plain) return fail(plain.error());
+    return (*plain)->search(state, limits);
   }
-  return std::move(*out);
+  search::EngineOptions options = *switched;
+  options.hash_mb = req.hash_mb;
+  options.threads = req.threads;
+  options.ordering = req.ordering;
+  // With no limit at all the engine is a solver: start at full depth.
+  if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
+  // A limited search is timed (benchmarks): no page faults inside it.
+  options.prefault = req.depth > 0 || req.time > 0;
+  auto engine = games::make_engine<S>(req.eval, req.seed, options);
+  if (!engine) return fail(engine.error());
+  typename search::Searcher<S>::InfoFn info;
+  if (req.on_iteration) {
+    info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
+      search::SearchInfo with_pv = i;
+      S s = state;
+      for (const auto& m : pv) {
+        with_pv.pv.push_back(s.move_text(m));
+        s = s.result(m);
+      }
+      req.on_iteration(with_pv);
+    };
+  }
+  return (*engine)->search(state, limits, info);
 }
 
 }  // namespace duel::registry

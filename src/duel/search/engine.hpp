@@ -22,21 +22,20 @@
 #include "duel/search/concepts.hpp"
 #include "duel/search/limits.hpp"
 #include "duel/search/options.hpp"
+#include "duel/search/searcher.hpp"
 #include "duel/search/threads.hpp"
 #include "duel/search/tt.hpp"
 #include "duel/search/worker.hpp"
 
 namespace duel::search {
 
-inline constexpr int kMaxThreads = 64;  // the most `threads` the engine accepts
-
 template <GameState S, class H>
-class Engine {
+class Engine final : public Searcher<S> {
  public:
   using Move = typename S::Move;
   using Result = SearchResult<Move>;
   using Worker = SearchWorker<S, H>;
-  using InfoFn = typename Worker::InfoFn;
+  using InfoFn = typename Searcher<S>::InfoFn;
 
   explicit Engine(H heuristic, EngineOptions options = {})
       : m_options(options), m_tt(std::max<std::size_t>(options.hash_mb, 1)) {
@@ -52,10 +51,10 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
   Engine(Engine&&) = delete;
   Engine& operator=(Engine&&) = delete;
-  ~Engine() = default;  // m_pool, declared last, parks and joins its threads first
+  ~Engine() override = default;  // m_pool, declared last, parks and joins its threads first
 
   // Forget everything learned (a new game), in every thread.
-  void new_game() {
+  void new_game() override {
     m_tt.clear();
     m_main->new_game();
     for (auto& h : m_helpers) h->new_game();
@@ -66,7 +65,7 @@ class Engine {
   [[nodiscard]] std::size_t threads() const noexcept { return m_helpers.size() + 1; }
 
   // The main thread's result; its statistics add up every thread's nodes.
-  Result search(const S& root, const Limits& limits, const InfoFn& on_info = {}) {
+  Result search(const S& root, const Limits& limits, const InfoFn& on_info = {}) override {
     // Step 1. The table's new search, inside the time limit. Contempt's
     // draws are stored from one side's view: a search for the other side
     // starts from an empty table.
@@ -112,8 +111,13 @@ class Engine {
 
   // The principal variation of a full-window capture quiescence from `s`
   // (SearchWorker::quiescence_line), on the main thread.
-  std::vector<Move> quiescence_line(const S& s) requires HasTactics<S> {
-    return m_main->quiescence_line(s);
+  std::vector<Move> quiescence_line(const S& s) override {
+    if constexpr (HasTactics<S>) {
+      return m_main->quiescence_line(s);
+    } else {
+      (void)s;
+      return {};
+    }
   }
 
  private:

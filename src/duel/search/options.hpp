@@ -11,6 +11,8 @@
 
 namespace duel::search {
 
+inline constexpr int kMaxThreads = 64;  // the most `threads` the engine accepts
+
 struct EngineOptions {
   std::size_t hash_mb = 16;  // transposition table size; 0 turns it off
   bool ordering = true;      // killers, history and the game's hints

@@ -6,11 +6,13 @@
 // Why: these are the reference oracles. The engine (engine.hpp) is tested
 // against them, and the seed experiments compare them; they stay simple on
 // purpose — no transposition table, no ordering, no iterative deepening.
+#include <utility>
 #include <vector>
 
 #include "duel/search/concepts.hpp"
 #include "duel/search/limits.hpp"
 #include "duel/search/pv.hpp"
+#include "duel/search/searcher.hpp"
 
 namespace duel::search {
 
@@ -124,5 +126,26 @@ template <GameState S, class H = NoHeuristic>
                                                        const Limits& limits = {}) {
   return PlainSearch<S, H, true>(eval, cutoff, limits).run(root);
 }
+
+// Plain minimax or alpha-beta as a Searcher: each search cuts off at the
+// limits' depth (0 = the end of the game) and keeps the heuristic from one
+// search to the next, as an agent playing a game does (a random heuristic
+// goes on drawing, a cache stays warm).
+template <GameState S, class H>
+class PlainSearcher final : public Searcher<S> {
+ public:
+  using Result = SearchResult<typename S::Move>;
+  PlainSearcher(H eval, bool prune) : m_eval(std::move(eval)), m_prune(prune) {}
+  Result search(const S& root, const Limits& limits,
+                const typename Searcher<S>::InfoFn& on_info = {}) override {
+    (void)on_info;
+    if (m_prune) return PlainSearch<S, H, true>(m_eval, limits.depth, limits).run(root);
+    return PlainSearch<S, H, false>(m_eval, limits.depth, limits).run(root);
+  }
+
+ private:
+  H m_eval;
+  bool m_prune;
+};
 
 }  // namespace duel::search

@@ -7,7 +7,7 @@
 // again by asking which child keeps the proven value (cheap: the table is warm).
 #include <vector>
 
-#include "duel/search/engine.hpp"
+#include "duel/search/searcher.hpp"
 
 namespace duel::search {
 
@@ -18,8 +18,9 @@ namespace duel::search {
   return v;
 }
 
-template <GameState S, class H>
-SearchResult<typename S::Move> solve(const S& root, Engine<S, H>& engine, const Limits& limits) {
+// `engine` is an engine without heuristic (games::make_solver).
+template <GameState S>
+SearchResult<typename S::Move> solve(const S& root, Searcher<S>& engine, const Limits& limits) {
   auto out = engine.search(root, limits);
   if (!out.exact) return out;
   // Step 1. Walk down: at each position take a move whose child, solved,

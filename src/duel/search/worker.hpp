@@ -25,6 +25,7 @@
 #include "duel/search/limits.hpp"
 #include "duel/search/options.hpp"
 #include "duel/search/pv.hpp"
+#include "duel/search/searcher.hpp"
 #include "duel/search/tt.hpp"
 
 namespace duel::search {
@@ -34,7 +35,7 @@ class SearchWorker {
  public:
   using Move = typename S::Move;
   using Result = SearchResult<Move>;
-  using InfoFn = std::function<void(const SearchInfo&, const std::vector<Move>& pv)>;
+  using InfoFn = typename Searcher<S>::InfoFn;
 
   // `index` 0 is the main thread; helpers (1, 2, ...) skip some depths.
   SearchWorker(H heuristic, const EngineOptions& options, TranspositionTable& tt, std::size_t index)

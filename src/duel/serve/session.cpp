@@ -5,6 +5,7 @@
 #include <string_view>
 #include <variant>
 
+#include "duel/agents/chess_opponents.hpp"
 #include "duel/core/spec.hpp"
 
 namespace duel::serve {

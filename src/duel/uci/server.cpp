@@ -22,9 +22,10 @@
 #include "duel/core/result.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/core/text.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/games/game.hpp"
 #include "duel/games/minichess/minichess.hpp"
-#include "duel/search/engine.hpp"
+#include "duel/search/options.hpp"
 
 namespace duel::uci {
 namespace {
@@ -89,9 +90,9 @@ constexpr int kPerftMaxDepth = 7;
 
 // Searches one game with one heuristic; made per (variant, Eval, Hash, Threads) and
 // kept between `go`s, so the transposition table carries over moves.
-class Searcher {
+class AnyEngine {
  public:
-  virtual ~Searcher() = default;
+  virtual ~AnyEngine() = default;
   virtual void new_game() = 0;
   // Searches `root` (of this searcher's game), printing `info` lines through
   // `emit`; returns the `bestmove ...` line.
@@ -109,12 +110,11 @@ class Searcher {
   }
 };
 
-template <class S, class H>
-class EngineSearcher final : public Searcher {
+template <class S>
+class RuleSetEngine final : public AnyEngine {
  public:
-  EngineSearcher(H heuristic, search::EngineOptions options)
-      : m_engine(std::move(heuristic), options) {}
-  void new_game() override { m_engine.new_game(); }
+  explicit RuleSetEngine(games::SearcherPtr<S> engine) : m_engine(std::move(engine)) {}
+  void new_game() override { m_engine->new_game(); }
 
   std::string search(const Chess& root_any, const search::Limits& limits,
                      const LineSink& emit) override {
@@ -147,7 +147,7 @@ class EngineSearcher final : public Searcher {
       }
       emit(line);
     };
-    const auto r = m_engine.search(root, limits, on_info);
+    const auto r = m_engine->search(root, limits, on_info);
     // Step 3. The answer, with the expected reply when the line has one.
     if (!r.best) return fallback(root_any);
     std::string out = "bestmove " + root.move_text(*r.best);
@@ -158,7 +158,7 @@ class EngineSearcher final : public Searcher {
   }
 
  private:
-  search::Engine<S, H> m_engine;
+  games::SearcherPtr<S> m_engine;
 };
 
 // What `go` asked for, once its words are read.
@@ -274,7 +274,7 @@ struct Server::Impl {
   int threads = kThreadsDefault;
   std::string eval = std::string(kEvalDefault);  // each variant's own default heuristic
   Chess position = start_of(0);
-  std::unique_ptr<Searcher> searcher;  // made on demand; used by the search thread while busy
+  std::unique_ptr<AnyEngine> searcher;  // made on demand; used by the search thread while busy
 
   // The search thread and how to end it.
   std::thread thread;
@@ -339,7 +339,7 @@ struct Server::Impl {
     return out;
   }
 
-  Searcher* ensure_searcher() {
+  AnyEngine* ensure_searcher() {
     if (searcher) return searcher.get();
     const auto make = [&](std::size_t mb) {
       std::visit(
@@ -350,9 +350,10 @@ struct Server::Impl {
             options.threads = threads;
             options.prefault = mb <= kPrefaultMaxMb;
             const auto build = [&](std::string_view name) {
-              return games::with_heuristic<S>(name, 0, [&](auto h) {
-                searcher = std::make_unique<EngineSearcher<S, decltype(h)>>(h, options);
-              });
+              auto engine = games::make_engine<S>(name, 0, options);
+              if (!engine) return false;
+              searcher = std::make_unique<RuleSetEngine<S>>(std::move(*engine));
+              return true;
             };
             // Every name reaching here is in Gardner's list; one that this
             // variant does not offer (n1 in COMP 472, which has no network)
@@ -531,7 +532,7 @@ struct Server::Impl {
     }
     // Step 2. The search thread: info lines, then (after `stop` when
     // infinite) exactly one bestmove.
-    Searcher* s = ensure_searcher();
+    AnyEngine* s = ensure_searcher();
     stop = false;
     done = false;
     thread = std::thread([this, s, limits, wait_for_stop, root = position] {
@@ -540,7 +541,7 @@ struct Server::Impl {
         best = s->search(root, limits, [this](const std::string& line) { emit(line); });
       } catch (const std::exception& e) {
         info_string(fmt::format("search failed: {}", e.what()));
-        best = Searcher::fallback(root);
+        best = AnyEngine::fallback(root);
       }
       if (wait_for_stop) {
         std::unique_lock lock(wait_mutex);

@@ -1,0 +1,38 @@
+#pragma once
+// The searches of a game, made by name: the engine, plain minimax and plain
+// alpha-beta with one of the game's heuristics, and the solver (the engine
+// with no heuristic).
+//
+// Why declarations only: the definitions (engines_impl.hpp) are compiled in
+// each game's own translation unit (`engines.cpp` in its folder), where
+// every heuristic of the game is instantiated once. Everything else calls
+// these factories and compiles no search.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "duel/core/result.hpp"
+#include "duel/search/options.hpp"
+#include "duel/search/searcher.hpp"
+
+namespace duel::games {
+
+template <class S>
+using SearcherPtr = std::unique_ptr<search::Searcher<S>>;
+
+// The engine with the heuristic `eval` (empty: the game's default), built
+// from `seed`; a one-line error naming the game's heuristics otherwise.
+template <class S>
+[[nodiscard]] Result<SearcherPtr<S>> make_engine(std::string_view eval, std::uint64_t seed,
+                                                 const search::EngineOptions& options);
+
+// The engine with no heuristic at all: it searches to the end (duel solve).
+template <class S>
+[[nodiscard]] SearcherPtr<S> make_solver(const search::EngineOptions& options);
+
+// Plain alpha-beta (`prune`) or plain minimax with the heuristic `eval`.
+template <class S>
+[[nodiscard]] Result<SearcherPtr<S>> make_plain(std::string_view eval, std::uint64_t seed,
+                                                bool prune);
+
+}  // namespace duel::games

@@ -7,18 +7,17 @@ factor (nodes of a depth-D search over nodes of a depth-(D-1) search, both
 from an empty table).
 
 Uses `duel search --json`; the positions are those of `duel bench`.
-Usage: scripts/search-efficiency.py [--duel build/bin/duel] [--set SWITCHES]
-(--set: the engine's switches, as `duel search --set`, e.g. chist=1,osee=1)
+Usage: scripts/search-efficiency.py [--duel build/bin/duel]
 
 With --positions FILE (one position a line, `#` comments) the same shares
 summed over every position of one game at one depth, each from an empty
-table, once for each --set given (`-` for the default), so ordering changes
-are compared on positions from play rather than on a few start positions:
-a higher first-move share is worth little if the trees to the same depth
-grow (the last column: the geometric mean over the positions of each one's
-nodes over the first set's).
+table, once for each --duel given (two builds of the engine, say), so
+ordering changes are compared on positions from play rather than on a few
+start positions: a higher first-move share is worth little if the trees to
+the same depth grow (the last column: the geometric mean over the positions
+of each one's nodes over the first build's).
 Usage: scripts/search-efficiency.py --positions FILE --game gardner --depth 15
-           [--set -] [--set osee=1] ...
+           [--duel OLD/bin/duel] [--duel NEW/bin/duel] ...
 """
 import argparse
 import json
@@ -40,15 +39,15 @@ CASES = [
 ]
 
 
-def search(duel: str, game: str, state: str | None, depth: int, switches: str) -> dict:
+def search(duel: str, game: str, state: str | None, depth: int) -> dict:
     cmd = [duel, "search", game, "--depth", str(depth), "--json"]
-    if switches == "-":
-        switches = ""
     if state:
         cmd += ["--state", state]
-    if switches:
-        cmd += ["--set", switches]
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        print(f"cannot run {duel}: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
     if run.returncode != 0:
         lines = run.stderr.strip().splitlines()
         print(lines[-1] if lines else f"duel search failed with status {run.returncode}",
@@ -62,8 +61,8 @@ def pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.1f}%" if whole else "-"
 
 
-def over_positions(duel: str, game: str, depth: int, path: str, sets: list[str]) -> int:
-    """The shares summed over a file of positions, one row for each set of switches."""
+def over_positions(duels: list[str], game: str, depth: int, path: str) -> int:
+    """The shares summed over a file of positions, one row for each build."""
     try:
         with open(path, encoding="utf-8") as f:
             states = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
@@ -76,16 +75,16 @@ def over_positions(duel: str, game: str, depth: int, path: str, sets: list[str])
     base: list[int] = []
     print(f"{game}, {len(states)} positions of {path}, depth {depth}, each from an empty table:")
     print()
-    print("| switches | nodes | seconds | first-move cut-offs | at depth 1 "
+    print("| duel | nodes | seconds | first-move cut-offs | at depth 1 "
           "| where the table gave a move | elsewhere | nodes against the first row |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for switches in sets:
+    for duel in duels:
         total = {"nodes": 0, "seconds": 0.0, "cutoffs": 0, "first_move_cutoffs": 0,
                  "table_move_cutoffs": 0, "table_move_first_cutoffs": 0}
         at_one = [0, 0]
         log_ratio = 0.0
         for i, state in enumerate(states):
-            r = search(duel, game, state, depth, switches)
+            r = search(duel, game, state, depth)
             for key in total:
                 total[key] += r[key]
             by_depth, first = r["cutoffs_by_depth_left"], r["first_move_cutoffs_by_depth_left"]
@@ -99,7 +98,7 @@ def over_positions(duel: str, game: str, depth: int, path: str, sets: list[str])
         table = pct(total["table_move_first_cutoffs"], total["table_move_cutoffs"])
         rest = pct(total["first_move_cutoffs"] - total["table_move_first_cutoffs"],
                    total["cutoffs"] - total["table_move_cutoffs"])
-        print(f"| {switches or '-'} | {total['nodes']:,} | {total['seconds']:.1f} "
+        print(f"| {duel} | {total['nodes']:,} | {total['seconds']:.1f} "
               f"| {pct(total['first_move_cutoffs'], total['cutoffs'])} "
               f"| {pct(at_one[0], at_one[1])} | {table} | {rest} "
               f"| {math.exp(log_ratio / len(states)):.3f} |")
@@ -109,30 +108,29 @@ def over_positions(duel: str, game: str, depth: int, path: str, sets: list[str])
 def main() -> int:
     root = pathlib.Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--duel", default=str(root / "build" / "bin" / "duel"))
-    ap.add_argument("--set", action="append",
-                    help="engine switches, as duel search --set (- for none); "
+    ap.add_argument("--duel", action="append",
+                    help="the duel binary (default build/bin/duel); "
                          "with --positions, once for each row")
     ap.add_argument("--positions", help="a file of positions, one a line")
     ap.add_argument("--game", default="gardner", help="with --positions: their game")
     ap.add_argument("--depth", type=int, default=15, help="with --positions: the depth")
     args = ap.parse_args()
-    sets = args.set or ["-"]
+    duels = args.duel or [str(root / "build" / "bin" / "duel")]
     if args.positions:
         if args.depth < 1:
             print("--depth must be at least 1", file=sys.stderr)
             return 2
-        return over_positions(args.duel, args.game, args.depth, args.positions, sets)
-    if len(sets) > 1:
-        print("--set more than once needs --positions", file=sys.stderr)
+        return over_positions(duels, args.game, args.depth, args.positions)
+    if len(duels) > 1:
+        print("--duel more than once needs --positions", file=sys.stderr)
         return 2
-    switches = sets[0]
+    duel = duels[0]
     print("| game | position | depth | nodes | first-move cut-offs | at depth 1 "
           "| where the table gave a move | elsewhere | EBF (D vs D-1) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for game, state, depth in CASES:
-        r = search(args.duel, game, state, depth, switches)
-        prev = search(args.duel, game, state, depth - 1, switches)
+        r = search(duel, game, state, depth)
+        prev = search(duel, game, state, depth - 1)
         share = pct(r["first_move_cutoffs"], r["cutoffs"])
         by_depth, first = r["cutoffs_by_depth_left"], r["first_move_cutoffs_by_depth_left"]
         at_one = pct(first[1], by_depth[1]) if len(by_depth) > 1 else "-"

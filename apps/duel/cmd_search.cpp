@@ -115,8 +115,6 @@ Command add_search(CLI::App& app) {
   sub->add_flag(
       "--no-ordering", [o](std::int64_t) { o->req.ordering = false; },
       "Engine: search moves in generation order (TT move still first)");
-  sub->add_option("--set", o->req.switches,
-                  "Engine switches as in an engine spec, e.g. chist=1,lmr=0 (docs/engine.md)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             if (auto ok = check_algo(o->req); !ok) return bad_input(ok.error());

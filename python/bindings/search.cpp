@@ -250,7 +250,7 @@ void bind_search(py::module_& m) {
       "search",
       [](const State& state, long long depth, double time, std::string algo,
          const std::optional<std::string>& eval, std::uint64_t seed, long long hash, bool ordering,
-         std::string switches, const py::object& progress) {
+         const py::object& progress) {
         SearchRequest req;
         req.depth = depth;
         req.hash_mb = hash;
@@ -259,20 +259,17 @@ void bind_search(py::module_& m) {
         req.algo.eval = eval.value_or("");
         req.algo.seed = seed;
         req.algo.ordering = ordering;
-        req.algo.switches = std::move(switches);
         return search_state(state, std::move(req), progress);
       },
       py::arg("state"), py::kw_only(), py::arg("depth") = 0, py::arg("time") = 0.0,
       py::arg("algo") = "engine", py::arg("eval") = py::none(), py::arg("seed") = 0,
-      py::arg("hash") = 256, py::arg("ordering") = true, py::arg("switches") = "",
-      py::arg("progress") = py::none(),
+      py::arg("hash") = 256, py::arg("ordering") = true, py::arg("progress") = py::none(),
       "Searches `state` as `duel search` does and returns a SearchResult.\n\n"
       "depth: plies (0 = to the end of the game); time: seconds (0 = none). With neither the\n"
       "engine solves the position. algo: 'minimax', 'alphabeta' or 'engine'. eval: a heuristic\n"
       "of the game (Game.heuristics; None = the default). seed: for random heuristics.\n"
       "hash: the engine's transposition table in MB. ordering: False searches moves in\n"
-      "generation order (the CLI's --no-ordering). switches: the engine's switches as in an\n"
-      "engine spec, e.g. 'chist=1,lmr=0' (the CLI's --set).\n\n"
+      "generation order (the CLI's --no-ordering).\n\n"
       "progress: None or a callable taking a SearchProgress, called with the GIL held after\n"
       "each engine iteration and about every million nodes. If it raises, the search stops\n"
       "and the exception propagates from search().\n\n"

@@ -216,7 +216,6 @@ def search(
     seed: int = 0,
     hash: int = 256,
     ordering: bool = True,
-    switches: str = "",
     progress: Optional[Callable[[SearchProgress], object]] = None,
 ) -> SearchResult:
     """Searches `state` as `duel search` does and returns a SearchResult.
@@ -225,8 +224,7 @@ def search(
     engine solves the position. algo: 'minimax', 'alphabeta' or 'engine'. eval: a heuristic
     of the game (Game.heuristics; None = the default). seed: for random heuristics.
     hash: the engine's transposition table in MB. ordering: False searches moves in
-    generation order (the CLI's --no-ordering). switches: the engine's switches as in an
-    engine spec, e.g. 'chist=1,lmr=0' (the CLI's --set).
+    generation order (the CLI's --no-ordering).
 
     progress: None or a callable taking a SearchProgress, called with the GIL held after
     each engine iteration and about every million nodes. If it raises, the search stops

@@ -59,32 +59,18 @@ RC_GTEST_PROP(Robustness, MovesNeverCrash, ()) {
   }
 }
 
-TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
+TEST(Robustness, EngineKeysAreChecked) {
+  // The engine's keys (registry/agents.hpp); the switches it once had
+  // (nmp, lmr, ..., qs, rep) are unknown keys now: its search is the game's.
   using S = games::minichess::GardnerState;
-  EXPECT_TRUE(registry::make_agent<S>(
-                  "engine:depth=2,nmp=1,lmr=1,rfp=0,ext=0,asp=0,qsee=1,osee=1,oseq=1,fso=1,"
-                  "cm=1,hg=1,iir=1,fp=1,sp=1,rep=1,qchk=1,se=1,thr=1,esc=1,"
-                  "chist=1,conth=1,"
-                  "soft=0.7,contempt=-25")
-                  .ok());
-  const std::pair<const char*, const char*> bad[] = {{"engine:nmp=2", "nmp"},
+  EXPECT_TRUE(registry::make_agent<S>("engine:depth=2,hash=8,soft=0.7,contempt=-25").ok());
+  const std::pair<const char*, const char*> bad[] = {{"engine:nmp=1", "unknown option 'nmp'"},
+                                                     {"engine:lmr=0", "unknown option 'lmr'"},
+                                                     {"engine:qs=0", "unknown option 'qs'"},
+                                                     {"engine:rep=1", "unknown option 'rep'"},
                                                      {"engine:soft=2", "soft"},
-                                                     {"engine:lmr=x", "lmr"},
-                                                     {"engine:qsee=-1", "qsee"},
-                                                     {"engine:osee=3", "osee"},
-                                                     {"engine:oseq=2", "oseq"},
-                                                     {"engine:cm=2", "cm"},
-                                                     {"engine:hg=5", "hg"},
-                                                     {"engine:iir=9", "iir"},
-                                                     {"engine:fp=2", "fp"},
-                                                     {"engine:sp=x", "sp"},
-                                                     {"engine:rep=3", "rep"},
-                                                     {"engine:qchk=2", "qchk"},
-                                                     {"engine:se=2", "se"},
-                                                     {"engine:thr=2", "thr"},
-                                                     {"engine:esc=2", "esc"},
-                                                     {"engine:chist=2", "chist"},
-                                                     {"engine:conth=x", "conth"},
+                                                     {"engine:hash=0", "hash"},
+                                                     {"engine:hash=16385", "hash"},
                                                      {"engine:contempt=1001", "contempt"},
                                                      {"engine:contempt=x", "contempt"},
                                                      {"alphabeta:rfp=0", "rfp"},
@@ -95,8 +81,7 @@ TEST(Robustness, EngineSearchSwitchesAreCheckedKeys) {
     EXPECT_NE(a.error().find(says), std::string::npos) << a.error();
     EXPECT_EQ(a.error().find('\n'), std::string::npos) << a.error();
   }
-  // Switched on, the engine still plays legal moves to a depth.
-  auto agent = registry::make_agent<S>("engine:depth=5,nmp=1,lmr=1,fp=1,sp=1");
+  auto agent = registry::make_agent<S>("engine:depth=5");
   ASSERT_TRUE(agent.ok());
   const S start;
   const auto m = (*agent)->choose(start, agents::MoveClock{});

@@ -88,10 +88,6 @@ BAD_SEARCHES = [
     (dict(algo="mcts", depth=1), ["--algo", "mcts", "--depth", "1"]),
     (dict(eval="e9", depth=1), ["--eval", "e9", "--depth", "1"]),
     (dict(algo="minimax", eval="nope", depth=1), ["--algo", "minimax", "--eval", "nope", "--depth", "1"]),
-    (dict(depth=1, switches="bogus=1"), ["--depth", "1", "--set", "bogus=1"]),
-    (dict(depth=1, switches="lmr=2"), ["--depth", "1", "--set", "lmr=2"]),
-    (dict(algo="alphabeta", depth=1, switches="lmr=0"),
-     ["--algo", "alphabeta", "--depth", "1", "--set", "lmr=0"]),
 ]
 
 

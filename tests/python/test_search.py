@@ -37,16 +37,16 @@ SAME_KEYS = [
 DEPTHS = {"nqueens": 3, "kcell": 4, "checkers": 4}  # chess: 3
 
 
-def compare_with_cli(state, algo, depth, eval_name=None, seed=0, switches=""):
+def compare_with_cli(state, algo, depth, eval_name=None, seed=0, ordering=True):
     args = ["search", state.spec, "--fen", state.text, "--algo", algo, "--depth", str(depth)]
     args += ["--hash", "16", "--seed", str(seed)]
     if eval_name:
         args += ["--eval", eval_name]
-    if switches:
-        args += ["--set", switches]
+    if not ordering:
+        args += ["--no-ordering"]
     want = cli_json(*args)
     got = duel.search(state, algo=algo, depth=depth, eval=eval_name, seed=seed, hash=16,
-                      switches=switches)
+                      ordering=ordering)
     d = got.to_dict()
     for key in SAME_KEYS:
         assert d[key] == want[key], (key, args)
@@ -74,13 +74,13 @@ def test_search_agrees_with_cli(spec, algo):
 
 
 @pytest.mark.parametrize("spec", ["gardner", "checkers"])
-def test_engine_switches_agree_with_cli(spec):
-    """switches= is the CLI's --set: the same tree, and another tree than
-    the default's when the pruning is off."""
+def test_engine_ordering_agrees_with_cli(spec):
+    """ordering=False is the CLI's --no-ordering: the same tree, and another
+    tree than the default's."""
     state = duel.load(spec).initial_state()
     default = compare_with_cli(state, "engine", 6)
-    plain = compare_with_cli(state, "engine", 6, switches="lmr=0,rfp=0,fp=0,sp=0,chist=1,conth=1")
-    assert plain.nodes != default.nodes
+    unordered = compare_with_cli(state, "engine", 6, ordering=False)
+    assert unordered.nodes != default.nodes
 
 
 @pytest.mark.parametrize("spec", ["gardner", "kcell:n=3,k=15", "checkers"])

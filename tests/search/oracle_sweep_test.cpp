@@ -1,14 +1,15 @@
 // The engine against plain minimax on real positions of every game (the
 // correctness sweep of docs/RELIABILITY.md). On positions from
 // seeded random playouts:
-//   - with its selective parts off (no table, quiescence, futility, check
-//     extension, null move, reductions, exchange pruning, repetition draws,
-//     dead draws), the engine's fixed-depth value is minimax's at the same
-//     depth, with aspiration windows on and off;
+//   - compiled without the parts that change a fixed-depth value by design
+//     (search::kMinimaxEquivalent: no quiescence, forward pruning, check
+//     extension, repetition or dead draws) and without the table, the
+//     engine's value at a fixed depth of 4 or more is minimax's, with
+//     aspiration windows on and off;
 //   - near the end of a game, where minimax at that depth sees only terminal
-//     leaves (its value is exact), the engine as it plays (everything on,
-//     table included) also finds that value, and calls it exact in the
-//     games whose rules do not look back (no HasHistory);
+//     leaves (its value is exact), the engine as it plays (the game's own
+//     features, table included) also finds that value, and calls it exact in the
+//     games whose rules do not look back (no HasMemory);
 //   - small N-Queens and KCell instances are solved to the end by both.
 // DUEL_SWEEP_POSITIONS (playouts per game, default 30) and
 // DUEL_SWEEP_DEPTH (overrides every game's depth) make it longer;
@@ -37,36 +38,15 @@ int env_int(const char* name, int fallback) {
   return v != nullptr ? std::atoi(v) : fallback;
 }
 
-// The engine with every part that may change a fixed-depth value switched
-// off; what is left (PVS, ordering, killers, history with gravity, capture
-// and continuation history, countermoves, losing captures and quiet moves ordered last,
-// the frontier ordered by estimate,
-// mate-distance pruning and, when asked, aspiration windows) must not change it.
-EngineOptions minimax_equivalent(bool aspiration) {
-  EngineOptions o;
-  o.hash_mb = 0;
-  o.quiescence = false;
-  o.futility = false;
-  o.extensions = false;
-  o.null_move = false;
-  o.reductions = false;
-  o.late_pruning = false;
-  o.quiesce_table = false;
-  o.quiesce_see = false;
-  o.move_futility = false;
-  o.exchange_pruning = false;
-  o.repetition_draw = false;
-  o.dead_draws = false;  // exact knowledge minimax at a depth does not have
-  o.order_see = true;    // ordering only: the value must not move
-  o.order_see_quiet = true;
-  o.frontier_order = true;
-  o.countermove = true;
-  o.history_gravity = true;
-  o.capture_history = true;
-  o.continuation_history = true;
-  o.aspiration = aspiration;
-  return o;
-}
+// The engine without the parts that may change a fixed-depth value
+// (kMinimaxEquivalent), with aspiration windows and without.
+constexpr Features kWithAspiration = kMinimaxEquivalent;
+constexpr Features kWithoutAspiration = [] {
+  Features f = kMinimaxEquivalent;
+  f.aspiration = false;
+  return f;
+}();
+static_assert(!kMinimaxEquivalent.forward_pruning() && !kMinimaxEquivalent.quiescence);
 
 template <class S>
 S start_of(std::string_view spec) {
@@ -135,8 +115,8 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
       games::with_heuristic<S>(games::default_heuristic<S>(), seed, [&](auto heuristic) {
         using H = decltype(heuristic);
         // Step 1. Fixed depth: the stripped engine equals minimax.
-        Engine<S, H> with_asp(heuristic, minimax_equivalent(true));
-        Engine<S, H> without_asp(heuristic, minimax_equivalent(false));
+        Engine<S, H, kWithAspiration> with_asp(heuristic, EngineOptions{.hash_mb = 0});
+        Engine<S, H, kWithoutAspiration> without_asp(heuristic, EngineOptions{.hash_mb = 0});
         for (const S& s : sample.mid) {
           const auto oracle = minimax(s, depth, heuristic);
           Limits limits;
@@ -160,11 +140,11 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
           Limits limits;
           limits.depth = depth + 8;
           const auto r = full.search(s, limits);
-          // Where the rules look back (HasHistory), a table answer at a
+          // Where the rules look back (HasMemory), a table answer at a
           // position with a history is no proof (docs/engine.md, "A node"
           // step 10): the value must still be minimax's, but the engine
           // need not call it exact.
-          if constexpr (!HasHistory<S>) {
+          if constexpr (!HasMemory<S>) {
             EXPECT_TRUE(r.exact) << spec << ": " << s.to_text();
           }
           EXPECT_EQ(r.value, oracle.value) << spec << " exact: " << s.to_text();
@@ -207,22 +187,22 @@ Counts solve_small(std::string_view spec, std::uint64_t seed) {
 }
 
 TEST(OracleSweep, Gardner) {
-  record(sweep<games::minichess::GardnerState>("gardner", 21, 3));
+  record(sweep<games::minichess::GardnerState>("gardner", 21, 4));
 }
 TEST(OracleSweep, Cs3243) {
-  record(sweep<games::minichess::Cs3243State>("gardner-cs3243", 22, 3));
+  record(sweep<games::minichess::Cs3243State>("gardner-cs3243", 22, 4));
 }
 TEST(OracleSweep, Comp472) {
-  record(sweep<games::minichess::Comp472State>("minichess-comp472", 23, 3));
+  record(sweep<games::minichess::Comp472State>("minichess-comp472", 23, 4));
 }
 TEST(OracleSweep, Checkers) {
-  record(sweep<games::checkers::State>("checkers", 24, 4));
+  record(sweep<games::checkers::State>("checkers", 24, 5));
 }
 TEST(OracleSweep, NQueens) {
   Counts c;
-  c += sweep<games::nqueens::State>("nqueens:n=6,variant=1a", 25, 3);
-  c += sweep<games::nqueens::State>("nqueens:n=6,variant=1b", 26, 3);
-  c += sweep<games::nqueens::State>("nqueens:n=6,variant=2", 27, 3);
+  c += sweep<games::nqueens::State>("nqueens:n=6,variant=1a", 25, 4);
+  c += sweep<games::nqueens::State>("nqueens:n=6,variant=1b", 26, 4);
+  c += sweep<games::nqueens::State>("nqueens:n=6,variant=2", 27, 4);
   record(c);
 }
 TEST(OracleSweep, KCell) {

@@ -14,6 +14,7 @@
 #include "duel/core/result.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/search/concepts.hpp"
+#include "duel/search/features.hpp"
 
 namespace duel::games {
 

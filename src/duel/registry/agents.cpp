@@ -1,8 +1,6 @@
 // registry/agents.hpp's make_agent, compiled once for every game.
 #include "duel/registry/agents.hpp"
 
-#include <algorithm>
-#include <array>
 #include <string>
 
 #include <fmt/format.h>
@@ -15,7 +13,7 @@
 #include "duel/agents/uci.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/games/game.hpp"
-#include "duel/registry/switches.hpp"
+#include "duel/search/options.hpp"
 
 namespace duel::registry {
 
@@ -86,20 +84,16 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                     kind, kAgentKinds));
   }
 
-  // Step 2. Searching agents: shared keys, then the heuristic by name. The
-  // engine's selective search and ordering switches, 0 or 1, each defaulting
-  // to EngineOptions' own (the measured choice, docs/engine.md); the table
-  // is also the list of keys the engine accepts besides its shared ones.
+  // Step 2. Searching agents: their keys, then the heuristic by name. What
+  // the engine's search does beyond alpha-beta is its game's (features.hpp),
+  // not a key.
   using O = search::EngineOptions;
-  constexpr std::array<std::string_view, 11> kEngineKeys = {
-      "depth", "time", "nodes", "eval", "hash", "threads", "qs", "soft", "seed", "contempt", "rep"};
   const bool is_engine = kind == "engine";
   if (is_engine) {
-    std::array<std::string_view, kEngineKeys.size() + kEngineSwitchKeys.size()> known{};
-    std::copy(kEngineKeys.begin(), kEngineKeys.end(), known.begin());
-    std::copy(kEngineSwitchKeys.begin(), kEngineSwitchKeys.end(),
-              known.begin() + kEngineKeys.size());
-    if (auto e = spec.reject_unknown(known)) return *e;
+    if (auto e = spec.reject_unknown(
+            {"depth", "time", "nodes", "eval", "hash", "threads", "soft", "seed", "contempt"})) {
+      return *e;
+    }
   } else if (auto e = spec.reject_unknown({"depth", "time", "eval", "seed"})) {
     return *e;
   }
@@ -109,21 +103,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!time) return fail(time.error());
   const auto nodes = spec.integer("nodes", 0, 0, 1LL << 50);
   if (!nodes) return fail(nodes.error());
-  const auto hash = spec.integer("hash", 64, 1, 16384);
+  const auto hash = spec.integer("hash", search::kDefaultHashMb, 1, search::kMaxHashMb);
   if (!hash) return fail(hash.error());
   const auto threads = spec.integer("threads", 1, 1, search::kMaxThreads);  // lazy SMP
   if (!threads) return fail(threads.error());
-  const auto qs = spec.integer("qs", 1, 0, 1);  // quiescence where the game has it
-  if (!qs) return fail(qs.error());
   O options;
-  if (auto e = apply_switches(spec, options)) return *e;
-  // Repetitions inside the line scored a draw: left unset, the engine takes
-  // the game's default (EngineOptions::repetition_draw).
-  if (spec.has("rep")) {
-    const auto rep = spec.integer("rep", 0, 0, 1);
-    if (!rep) return fail(rep.error());
-    options.repetition_draw = *rep != 0;
-  }
   // The share of a timed move after which no new iteration starts.
   const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());
@@ -142,7 +126,6 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
     settings.options = options;
     settings.options.hash_mb = static_cast<std::size_t>(*hash);
     settings.options.threads = static_cast<int>(*threads);
-    settings.options.quiescence = *qs != 0;
     settings.options.soft_time = *soft;
     settings.options.contempt = static_cast<Value>(*contempt);
     settings.options.prefault = true;  // page faults before the game, not on a move's clock

@@ -7,23 +7,12 @@
 //   random:seed=S              a uniformly random legal move
 //   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
 //   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
-//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,qs=0|1,seed=S   the full engine
-//          (threads: 1 to 64 search threads sharing the table, lazy SMP)
-//          (also switches, 0 or 1 (switches.hpp): nmp, lmp, qtt, osee, oseq, fso, cm, hg,
-//          chist, conth, iir, qchk, se, thr to turn on null move, late move pruning,
-//          the table in quiescence, losing captures last, losing quiet moves
-//          after the other quiet moves, the frontier ordered by estimate, countermoves,
-//          history gravity, capture history, continuation history, internal iterative reduction,
-//          quiet checks in quiescence, singular extension, pawn steps that
-//          threaten promotion neither pruned nor reduced; rep, a
-//          repetition inside the line scored a draw, on by default in the
-//          chess family and off in checkers; lmr,
-//          rfp, fp, sp, ext, asp, qsee to turn off late move reductions,
-//          reverse futility, futility pruning of quiet moves, exchange
-//          pruning, check extension, aspiration windows, exchange pruning in
-//          quiescence; soft=F the share of a timed move after which no new
-//          iteration starts; contempt=V what a draw is worth to the engine's
-//          side, -1000..1000 in its heuristic's units; docs/engine.md)
+//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,soft=F,contempt=V,seed=S
+//                              the full engine (threads: 1 to 64 search threads
+//                              sharing the table, lazy SMP; soft: the share of a
+//                              timed move after which no new iteration starts;
+//                              contempt: what a draw is worth to the engine's side,
+//                              -1000..1000 in its heuristic's units; docs/engine.md)
 //   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
 //   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
 //                              a UCI engine such as Fairy-Stockfish (5x5 chess only;

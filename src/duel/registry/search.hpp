@@ -12,10 +12,9 @@
 #include <fmt/format.h>
 
 #include "duel/core/result.hpp"
-#include "duel/core/spec.hpp"
 #include "duel/games/engines.hpp"
 #include "duel/games/game.hpp"
-#include "duel/registry/switches.hpp"
+#include "duel/search/options.hpp"
 #include "duel/search/searcher.hpp"
 
 namespace duel::registry {
@@ -28,43 +27,24 @@ struct AlgoRequest {
   std::size_t hash_mb = 256;
   int threads = 1;  // engine: search threads (lazy SMP)
   std::uint64_t seed = 0;
-  bool ordering = true;  // engine: killers, history and the game's move hints
-  // engine: switches as in an engine spec, "chist=1,lmr=0" (switches.hpp)
-  std::string switches;
-  const std::atomic<bool>* stop = nullptr;              // set by another thread to stop early
+  bool ordering = true;                     // engine: killers, history and the game's move hints
+  const std::atomic<bool>* stop = nullptr;  // set by another thread to stop early
   std::function<void(std::uint64_t, double)> progress;  // about every 2^20 nodes
   // Engine: after each finished iteration, with the principal variation as
   // move text.
   std::function<void(const search::SearchInfo&)> on_iteration;
 };
 
-// The switches of `r.switches` as engine options (the defaults elsewhere).
-inline Result<search::EngineOptions> switched_options(const AlgoRequest& r) {
-  search::EngineOptions options;
-  if (r.switches.empty()) return options;
-  const auto spec = Spec::parse("engine:" + r.switches);
-  if (!spec) return fail(spec.error());
-  if (auto e = spec->reject_unknown(kEngineSwitchKeys)) return *e;
-  if (auto e = apply_switches(*spec, options)) return *e;
-  return options;
-}
-
 inline Result<AlgoRequest> check_algo(AlgoRequest r) {
   if (r.algo != "minimax" && r.algo != "alphabeta" && r.algo != "engine") {
     return fail(fmt::format("unknown algorithm '{}' (known: minimax, alphabeta, engine)", r.algo));
   }
-  if (!r.switches.empty() && r.algo != "engine") {
-    return fail(fmt::format("switches are the engine's; '{}' has none", r.algo));
-  }
-  if (auto ok = switched_options(r); !ok) return fail(ok.error());
   return r;
 }
 
 template <games::PlayableGame S>
 Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
                                                              const AlgoRequest& req) {
-  const auto switched = switched_options(req);
-  if (!switched) return fail(switched.error());
   search::Limits limits;
   limits.depth = req.depth;
   limits.time = req.time;
@@ -75,7 +55,7 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
     if (!plain) return fail(plain.error());
     return (*plain)->search(state, limits);
   }
-  search::EngineOptions options = *switched;
+  search::EngineOptions options;
   options.hash_mb = req.hash_mb;
   options.threads = req.threads;
   options.ordering = req.ordering;

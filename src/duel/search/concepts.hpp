@@ -61,40 +61,11 @@ concept HasTacticalActions = HasTactics<S> && requires(const S& s, typename S::M
   s.tactical_actions(out);
 };
 
-// Optional (with HasTactics): a quiet move that threatens material at once,
-// which the selective search neither prunes nor reduces (the chess family: a
-// pawn's step to the rank before promotion, which promotes next unless it is
-// stopped).
-template <class S>
-concept HasThreats = requires(const S& s, const typename S::Move& m) {
-  { s.is_threat(m) } -> std::convertible_to<bool>;
-};
-
-// Optional (with HasTactics): a quiet move that takes a piece out of an
-// attack that would win it (the chess family: a piece other than the king
-// standing attacked by an enemy pawn, or attacked and not defended), which
-// late move reductions reduce a ply less: the move that saves the piece is
-// rarely the one to search shallowly.
-template <class S>
-concept HasEscapes = requires(const S& s, const typename S::Move& m) {
-  { s.is_escape(m) } -> std::convertible_to<bool>;
-};
-
 // Optional (with HasTactics): a static exchange evaluation, whether the
 // exchange a capture starts wins the mover at least `threshold` (pawn = 100).
 template <class S>
 concept HasExchange = requires(const S& s, const typename S::Move& m) {
   { s.see_ge(m, 0) } -> std::convertible_to<bool>;
-};
-
-// Optional: a game may let the side to move pass in the search (a null
-// move) to test whether its position is so good that even doing nothing
-// keeps it above beta. Only sound where zugzwang is rare: the game says when
-// (the chess family: not in check, and some piece besides pawns and king).
-template <class S>
-concept HasNullMove = requires(const S& s) {
-  { s.may_null_move() } -> std::convertible_to<bool>;
-  { s.null_move() } -> std::same_as<S>;
 };
 
 // Optional: a game with a repetition rule may say how many times the
@@ -108,14 +79,14 @@ concept HasRepetition = requires(const S& s) {
 // Optional: a game whose rules look back (a repetition, a draw clock),
 // so that one position may have different futures by the way the game came
 // to it (the table's key holds the position only), says when they cannot:
-// `history_free()` when no earlier position can recur and the clock stands
+// `memoryless()` when no earlier position can recur and the clock stands
 // at zero, as just after a capture. Only there does the engine keep an exact
 // result as one for every depth, and take one as exact: elsewhere a stored
 // result, right for the line that found it, is a result of the search's
 // depth like any other.
 template <class S>
-concept HasHistory = requires(const S& s) {
-  { s.history_free() } -> std::convertible_to<bool>;
+concept HasMemory = requires(const S& s) {
+  { s.memoryless() } -> std::convertible_to<bool>;
 };
 
 // Optional, with HasRepetition: how many plies back the latest earlier
@@ -160,16 +131,6 @@ concept HasAspiration = requires {
 template <class S>
 concept HasFutilityMargin = requires {
   { S::kFutilityMargin } -> std::convertible_to<Value>;
-};
-
-// Optional: a key of what the heuristic tends to misjudge alike across
-// positions (the chess family: where the pawns stand). Correction history
-// (EngineOptions::correction) learns, by this key and the side to move, how
-// far the search's results stray from the heuristic, and corrects the
-// estimate its pruning trusts.
-template <class S>
-concept HasCorrectionKey = requires(const S& s) {
-  { s.correction_key() } -> std::convertible_to<std::uint64_t>;
 };
 
 // Optional: a game may score moves for ordering (higher first), e.g. captures.

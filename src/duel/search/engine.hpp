@@ -20,6 +20,7 @@
 
 #include "duel/core/clock.hpp"
 #include "duel/search/concepts.hpp"
+#include "duel/search/features.hpp"
 #include "duel/search/limits.hpp"
 #include "duel/search/options.hpp"
 #include "duel/search/searcher.hpp"
@@ -29,12 +30,14 @@
 
 namespace duel::search {
 
-template <GameState S, class H>
+// `F`: what the search does beyond alpha-beta, the game's own unless a test
+// asks for another set (features.hpp).
+template <GameState S, class H, Features F = features_of<S>()>
 class Engine final : public Searcher<S> {
  public:
   using Move = typename S::Move;
   using Result = SearchResult<Move>;
-  using Worker = SearchWorker<S, H>;
+  using Worker = SearchWorker<S, H, F>;
   using InfoFn = typename Searcher<S>::InfoFn;
 
   explicit Engine(H heuristic, EngineOptions options = {})

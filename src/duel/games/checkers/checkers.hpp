@@ -51,6 +51,11 @@ class State {
   static constexpr int kLimitDefault = 50;  // RULES.md §5, seed 003: 50 turns
   static constexpr int kLimitMax = 100;     // the history holds this many keys
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
+  // The engine's search (search/features.hpp): quiescence plays out the
+  // compulsory captures; no repetition inside the line is scored a draw
+  // (measured without it, docs/engine.md). The forward pruning is the chess
+  // family's (HasTactics), which checkers does not have.
+  static constexpr search::Features kFeatures = {.repetition_draws = false};
 
   // The start position with the default draw limit.
   State();
@@ -65,8 +70,8 @@ class State {
   [[nodiscard]] State result(const Move& m) const noexcept;
   [[nodiscard]] bool is_terminal() const noexcept { return ending() != Ending::None; }
   // No earlier placement can recur and the draw clock is at zero: the future
-  // depends on the position alone (search::HasHistory).
-  [[nodiscard]] bool history_free() const noexcept {
+  // depends on the position alone (search::HasMemory).
+  [[nodiscard]] bool memoryless() const noexcept {
     return m_history_len == 0 && m_pos.clock() == 0;
   }
   [[nodiscard]] Value utility() const noexcept;  // terminal only: ±1 or 0, Black's view

@@ -2,7 +2,7 @@
 // draw clock make a position's future depend on how the game came to it,
 // while the transposition table's key holds the position alone. Whatever
 // the table holds from earlier searches (of the same game or another), a
-// result the engine calls exact must be the game's value (search::HasHistory,
+// result the engine calls exact must be the game's value (search::HasMemory,
 // docs/engine.md "A node").
 #include <gtest/gtest.h>
 
@@ -78,7 +78,7 @@ class LoopGame {
   }
   [[nodiscard]] int repetitions() const noexcept { return m_repetitions; }
   [[nodiscard]] int repetition_distance() const noexcept { return m_repetition_distance; }
-  [[nodiscard]] bool history_free() const noexcept { return m_history_len == 0 && m_clock == 0; }
+  [[nodiscard]] bool memoryless() const noexcept { return m_history_len == 0 && m_clock == 0; }
 
   friend bool operator==(const LoopGame&, const LoopGame&) = default;
 
@@ -108,7 +108,7 @@ class LoopGame {
 
 static_assert(GameState<LoopGame>);
 static_assert(HasRepetitionDistance<LoopGame>);
-static_assert(HasHistory<LoopGame>);
+static_assert(HasMemory<LoopGame>);
 
 // A random shape and walk, drawn from `rng`.
 LoopShape any_loop_shape(Rng& rng) {

@@ -236,7 +236,7 @@ def kcell():
     md.append("\nAlpha-beta reaches larger boards for the same time because it proves the\n"
               "value while skipping lines that cannot change it (docs/alphabeta.md).\n\n")
 
-    md.append("## (c) The heuristic against `random-heuristic` at k = 15, n = 3\n\n")
+    md.append("## (c) The heuristic against `random` at k = 15, n = 3\n\n")
     md.append("Our heuristic `tempo` (docs/rules/kcell.md): the game has three phases —\n"
               "separated (a pure race), locked (frozen blocks decide what can still reach\n"
               "the far edge) and the fight, which is won by keeping spare moves, not by\n"
@@ -244,8 +244,8 @@ def kcell():
               "heuristic differs. Every move is limited to 5 s (`--timeout 5`).\n\n")
     md.append("| tempo plays | games | wins | draws | losses | score |\n|---|---:|---:|---:|---:|---:|\n")
     for label, first, second, flip in (
-            ("o (Player 1)", "alphabeta:depth=6,eval=tempo", "alphabeta:depth=6,eval=random-heuristic", False),
-            ("x (Player 2)", "alphabeta:depth=6,eval=random-heuristic", "alphabeta:depth=6,eval=tempo", True)):
+            ("o (Player 1)", "alphabeta:depth=6,eval=tempo", "alphabeta:depth=6,eval=random", False),
+            ("x (Player 2)", "alphabeta:depth=6,eval=random", "alphabeta:depth=6,eval=tempo", True)):
         wins = draws = losses = 0
         games = 20
         for seed in range(games):
@@ -260,7 +260,7 @@ def kcell():
               "for seeds 0..19 (the seed changes the random heuristic's numbers).\n\n")
     md.append("### A typical game (seed 3, tempo as Player 1)\n\n```\n")
     md.append(duel("play", "kcell:n=3,k=15", "--white", "alphabeta:depth=6,eval=tempo",
-                   "--black", "alphabeta:depth=6,eval=random-heuristic", "--seed", "3",
+                   "--black", "alphabeta:depth=6,eval=random", "--seed", "3",
                    "--timeout", "5"))
     md.append("```\n")
     with open(os.path.join(OUT, "kcell.md"), "w") as f:

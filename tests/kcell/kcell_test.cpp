@@ -322,7 +322,7 @@ TEST(KCellHeuristics, AntisymmetricAndInsideTheEstimateRange) {
       }
     }
   }
-  EXPECT_EQ(heuristic_names<State>(), "tempo, progress, random-heuristic");
+  EXPECT_EQ(heuristic_names<State>(), "tempo, progress, random");
   EXPECT_EQ(default_heuristic<State>(), "tempo");
 }
 
@@ -366,7 +366,7 @@ TEST(KCellSearch, AlphaBetaAgreesWithMinimaxAndVisitsFewerNodes) {
             search::minimax(State(3, 9)).stats.nodes());
 }
 
-// The seed's bar (RULES.md §4): the heuristic agent beats random-heuristic at
+// The seed's bar (RULES.md §4): the heuristic agent beats random at
 // k = 15, n = 3 as both players. Depth-6 engines, eight seeded games a side.
 template <class HFirst, class HSecond>
 int play(HFirst first, HSecond second, int depth) {

@@ -189,14 +189,14 @@ TEST(NQueens, SolvedLineReplaysToTheValue) {
 
 TEST(NQueens, HeuristicsStayEstimates) {
   Mobility mobility;
-  RandomEval random(7);
+  RandomHeuristic random(7);
   for (const Variant v : {Variant::V1a, Variant::V1b, Variant::V2}) {
     State s = start(10, v);
     State::Moves moves;
     while (!s.is_terminal()) {
       EXPECT_FALSE(is_proven(mobility(s)));
       EXPECT_FALSE(is_proven(random(s)));
-      EXPECT_EQ(random(s), RandomEval(7)(s));  // a function of (seed, position)
+      EXPECT_EQ(random(s), RandomHeuristic(7)(s));  // a function of (seed, position)
       s.actions(moves);
       s = s.result(moves[moves.size() / 2]);
     }

@@ -168,10 +168,10 @@ struct Progress {
   [[nodiscard]] Value operator()(const State& s) const noexcept;
 };
 
-// Heuristic `random-heuristic`: a seeded uniformly random estimate, the seed's
+// Heuristic `random`: a seeded uniformly random estimate, the seed's
 // RandomKCellHeuristic (the opponent the default heuristic must beat).
 struct RandomHeuristic {
-  static constexpr std::string_view kName = "random-heuristic";
+  static constexpr std::string_view kName = "random";
   static constexpr std::string_view kAbout =
       "a uniformly random estimate, seeded (the seed's RandomKCellHeuristic)";
   explicit RandomHeuristic(std::uint64_t seed = 0) noexcept : m_rng(seed) {}

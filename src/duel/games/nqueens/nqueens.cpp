@@ -378,7 +378,7 @@ Value Mobility::operator()(const State& s) const {
   return (s.n() % 2) == 1 ? v : -v;
 }
 
-Value RandomEval::operator()(const State& s) {
+Value RandomHeuristic::operator()(const State& s) {
   // A function of (seed, position), so every search sees the same estimate.
   const std::uint64_t h = mix64(m_state ^ s.key() ^ static_cast<std::uint64_t>(s.placed()));
   const double u = unit_interval(h) - 0.5;  // [-0.5, 0.5)

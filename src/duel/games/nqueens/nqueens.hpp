@@ -43,13 +43,13 @@ struct Move {
 };
 
 struct Mobility;
-struct RandomEval;
+struct RandomHeuristic;
 
 class State {
  public:
   using Move = nqueens::Move;
   using Moves = MoveList<Move, kMaxN * kMaxN>;
-  using Heuristics = std::tuple<Mobility, RandomEval>;
+  using Heuristics = std::tuple<Mobility, RandomHeuristic>;
   static constexpr std::string_view kName = "nqueens";
   static constexpr std::size_t kHistorySize = kMaxN * kMaxN;
 
@@ -133,10 +133,10 @@ struct Mobility {
 };
 
 // Heuristic `random`: a seeded random estimate (the seed's "random utility").
-struct RandomEval {
+struct RandomHeuristic {
   static constexpr std::string_view kName = "random";
   static constexpr std::string_view kAbout = "a uniformly random estimate (seeded)";
-  explicit RandomEval(std::uint64_t seed = 0) : m_state(seed) {}
+  explicit RandomHeuristic(std::uint64_t seed = 0) : m_state(seed) {}
   [[nodiscard]] Value operator()(const State& s);
 
  private:

@@ -108,7 +108,7 @@ Command add_search(CLI::App& app) {
   sub->add_option("--time", o->req.time, "Seconds (0 = none)")->check(CLI::NonNegativeNumber);
   sub->add_option("--eval", o->req.eval, "Heuristic at the cut-off (see `duel games`)");
   sub->add_option("--hash", o->req.hash_mb, "Engine transposition table, MB")
-      ->check(CLI::Range(1, 16384));
+      ->check(CLI::Range(std::size_t{1}, search::kMaxHashMb));
   sub->add_option("--threads", o->req.threads, "Engine search threads (lazy SMP)")
       ->check(CLI::Range(1, search::kMaxThreads));
   sub->add_option("--seed", o->req.seed, "Seed for random heuristics");

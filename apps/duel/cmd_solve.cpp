@@ -14,7 +14,7 @@ namespace {
 struct SolveOptions {
   std::string game;
   std::string state;
-  std::size_t hash_mb = 256;
+  std::size_t hash_mb = search::kSearchHashMb;
   int threads = 1;
   double time = 0.0;
   bool ordering = true;
@@ -69,7 +69,7 @@ Command add_solve(CLI::App& app) {
   sub->add_option("game", o->game, "Game spec")->required();
   sub->add_option("--state,--fen", o->state, "Position in the game's text form");
   sub->add_option("--hash", o->hash_mb, "Transposition table, MB")
-      ->check(CLI::Range(1, 16384))
+      ->check(CLI::Range(std::size_t{1}, search::kMaxHashMb))
       ->capture_default_str();
   sub->add_option("--threads", o->threads, "Search threads sharing the table (lazy SMP)")
       ->check(CLI::Range(1, search::kMaxThreads))

@@ -309,7 +309,7 @@ Command add_table(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub->add_option("--hash", o->hash_mb, "Engine transposition table, MB")
-      ->check(CLI::Range(1, 16384));
+      ->check(CLI::Range(std::size_t{1}, search::kMaxHashMb));
   sub->add_option("--plot", o->plot,
                   "nqueens: draw nodes and time against N into this SVG file (gnuplot)");
   sub->add_flag("--json", o->json, "One JSON document");

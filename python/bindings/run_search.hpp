@@ -17,9 +17,9 @@ namespace duel::python {
 
 // Keyword arguments as Python gives them (wide integers, checked below).
 struct SearchRequest {
-  long long depth = 0;         // checked: fits the engine's ply range
-  long long hash_mb = 256;     // the CLI's default
-  registry::AlgoRequest algo;  // everything else, and the checked values
+  long long depth = 0;                        // checked: fits the engine's ply range
+  long long hash_mb = search::kSearchHashMb;  // the CLI's default
+  registry::AlgoRequest algo;                 // everything else, and the checked values
 };
 
 // The CLI11 range checks of `duel search`, with CLI11's wording, so that a
@@ -34,8 +34,9 @@ struct SearchRequest {
                             std::to_string(0.0),
                             std::to_string(std::numeric_limits<double>::max())));
   }
-  if (r.hash_mb < 1 || r.hash_mb > 16384) {
-    return fail(fmt::format("--hash: Value {} not in range 1 to 16384", r.hash_mb));
+  if (r.hash_mb < 1 || r.hash_mb > static_cast<long long>(search::kMaxHashMb)) {
+    return fail(
+        fmt::format("--hash: Value {} not in range 1 to {}", r.hash_mb, search::kMaxHashMb));
   }
   r.algo.depth = static_cast<int>(r.depth);
   r.algo.hash_mb = static_cast<std::size_t>(r.hash_mb);

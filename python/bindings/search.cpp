@@ -263,7 +263,8 @@ void bind_search(py::module_& m) {
       },
       py::arg("state"), py::kw_only(), py::arg("depth") = 0, py::arg("time") = 0.0,
       py::arg("algo") = "engine", py::arg("eval") = py::none(), py::arg("seed") = 0,
-      py::arg("hash") = 256, py::arg("ordering") = true, py::arg("progress") = py::none(),
+      py::arg("hash") = search::kSearchHashMb, py::arg("ordering") = true,
+      py::arg("progress") = py::none(),
       "Searches `state` as `duel search` does and returns a SearchResult.\n\n"
       "depth: plies (0 = to the end of the game); time: seconds (0 = none). With neither the\n"
       "engine solves the position. algo: 'minimax', 'alphabeta' or 'engine'. eval: a heuristic\n"

@@ -17,22 +17,27 @@
 namespace duel::games {
 
 namespace detail {
-template <class S>
-[[nodiscard]] std::string unknown_eval(std::string_view eval) {
-  return fmt::format("unknown eval '{}' for {} (known: {})", eval, S::kName, heuristic_names<S>());
+// The search `make(h)` builds with the heuristic `eval` (empty: the game's
+// default) made from `seed`, or the error naming the game's heuristics.
+template <class S, class Make>
+[[nodiscard]] Result<SearcherPtr<S>> with_named(std::string_view eval, std::uint64_t seed,
+                                                Make make) {
+  const std::string_view name = eval.empty() ? default_heuristic<S>() : eval;
+  SearcherPtr<S> out;
+  if (!with_heuristic<S>(name, seed, [&](auto h) { out = make(std::move(h)); })) {
+    return fail(
+        fmt::format("unknown eval '{}' for {} (known: {})", name, S::kName, heuristic_names<S>()));
+  }
+  return Result<SearcherPtr<S>>(std::move(out));
 }
 }  // namespace detail
 
 template <class S>
 Result<SearcherPtr<S>> make_engine(std::string_view eval, std::uint64_t seed,
                                    const search::EngineOptions& options) {
-  const std::string_view name = eval.empty() ? default_heuristic<S>() : eval;
-  SearcherPtr<S> out;
-  const bool found = with_heuristic<S>(name, seed, [&](auto h) {
-    out = std::make_unique<search::Engine<S, decltype(h)>>(std::move(h), options);
+  return detail::with_named<S>(eval, seed, [&](auto h) -> SearcherPtr<S> {
+    return std::make_unique<search::Engine<S, decltype(h)>>(std::move(h), options);
   });
-  if (!found) return fail(detail::unknown_eval<S>(name));
-  return Result<SearcherPtr<S>>(std::move(out));
 }
 
 template <class S>
@@ -42,18 +47,16 @@ SearcherPtr<S> make_solver(const search::EngineOptions& options) {
 
 template <class S>
 Result<SearcherPtr<S>> make_plain(std::string_view eval, std::uint64_t seed, bool prune) {
-  const std::string_view name = eval.empty() ? default_heuristic<S>() : eval;
-  SearcherPtr<S> out;
-  const bool found = with_heuristic<S>(name, seed, [&](auto h) {
-    out = std::make_unique<search::PlainSearcher<S, decltype(h)>>(std::move(h), prune);
+  return detail::with_named<S>(eval, seed, [&](auto h) -> SearcherPtr<S> {
+    return std::make_unique<search::PlainSearcher<S, decltype(h)>>(std::move(h), prune);
   });
-  if (!found) return fail(detail::unknown_eval<S>(name));
-  return Result<SearcherPtr<S>>(std::move(out));
 }
 
 }  // namespace duel::games
 
 // The explicit instantiations of the factories for the game state `S`.
+// A template argument cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define DUEL_GAME_ENGINES(S)                                                            \
   namespace duel::games {                                                               \
   template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
@@ -62,3 +65,4 @@ Result<SearcherPtr<S>> make_plain(std::string_view eval, std::uint64_t seed, boo
   template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
   }                                                                                     \
   static_assert(true)
+// NOLINTEND(bugprone-macro-parentheses)

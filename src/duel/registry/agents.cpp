@@ -103,7 +103,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!time) return fail(time.error());
   const auto nodes = spec.integer("nodes", 0, 0, 1LL << 50);
   if (!nodes) return fail(nodes.error());
-  const auto hash = spec.integer("hash", search::kDefaultHashMb, 1, search::kMaxHashMb);
+  const auto hash = spec.integer("hash", search::kAgentHashMb, 1, search::kMaxHashMb);
   if (!hash) return fail(hash.error());
   const auto threads = spec.integer("threads", 1, 1, search::kMaxThreads);  // lazy SMP
   if (!threads) return fail(threads.error());

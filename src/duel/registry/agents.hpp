@@ -48,9 +48,12 @@ template <games::PlayableGame S>
                                                                    const AgentContext& ctx = {});
 
 // Every game's agents are compiled in agents.cpp.
+// A template argument cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define DUEL_AGENTS_OF(S)                                                            \
   template Result<std::unique_ptr<agents::Agent<S>>> make_agent<S>(std::string_view, \
                                                                    const AgentContext&)
+// NOLINTEND(bugprone-macro-parentheses)
 extern DUEL_AGENTS_OF(games::nqueens::State);
 extern DUEL_AGENTS_OF(games::kcell::State);
 extern DUEL_AGENTS_OF(games::minichess::GardnerState);

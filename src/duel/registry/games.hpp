@@ -23,6 +23,8 @@ using AnyGame = std::variant<games::nqueens::State, games::kcell::State,
 }  // namespace duel::registry
 
 // Each game's searches are compiled in its own engines.cpp (games/engines.hpp).
+// A template argument cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define DUEL_EXTERN_GAME_ENGINES(S)                                                            \
   namespace duel::games {                                                                      \
   extern template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
@@ -31,6 +33,7 @@ using AnyGame = std::variant<games::nqueens::State, games::kcell::State,
   extern template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
   }                                                                                            \
   static_assert(true)
+// NOLINTEND(bugprone-macro-parentheses)
 DUEL_EXTERN_GAME_ENGINES(duel::games::nqueens::State);
 DUEL_EXTERN_GAME_ENGINES(duel::games::kcell::State);
 DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::GardnerState);

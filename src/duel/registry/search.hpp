@@ -24,7 +24,7 @@ struct AlgoRequest {
   int depth = 0;                // cut-off / depth limit; 0 = to the end
   double time = 0.0;            // seconds; 0 = none
   std::string eval;             // heuristic name; empty = the game's default
-  std::size_t hash_mb = 256;
+  std::size_t hash_mb = search::kSearchHashMb;
   int threads = 1;  // engine: search threads (lazy SMP)
   std::uint64_t seed = 0;
   bool ordering = true;                     // engine: killers, history and the game's move hints

@@ -14,9 +14,13 @@
 
 namespace duel::search {
 
-inline constexpr int kMaxThreads = 64;             // the most `threads` the engine accepts
-inline constexpr std::size_t kMaxHashMb = 16384;   // the largest table a user may ask for
-inline constexpr std::size_t kDefaultHashMb = 64;  // an agent's table unless it asks
+inline constexpr int kMaxThreads = 64;  // the most `threads` the engine accepts
+// Transposition table sizes in MB: the largest a user may ask for, an
+// agent's (one of several in an arena) and a one-off search's (duel search,
+// solve, table, the Python module's search) unless asked.
+inline constexpr std::size_t kMaxHashMb = 16384;
+inline constexpr std::size_t kAgentHashMb = 64;
+inline constexpr std::size_t kSearchHashMb = 256;
 
 struct EngineOptions {
   std::size_t hash_mb = 16;  // transposition table size; 0 turns it off

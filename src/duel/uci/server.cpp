@@ -50,7 +50,7 @@ constexpr std::array<VariantName, 3> kVariants = {{
 static_assert(std::variant_size_v<Chess> == kVariants.size());
 
 constexpr std::size_t kHashDefault = 64;
-constexpr std::size_t kHashMax = 16384;
+constexpr std::size_t kHashMax = search::kMaxHashMb;
 constexpr int kThreadsDefault = 1;
 constexpr int kThreadsMax = search::kMaxThreads;
 // Tables up to this size are touched when made (at `isready`), so a timed

@@ -36,3 +36,18 @@ template <class S>
                                                 bool prune);
 
 }  // namespace duel::games
+
+// The factories' explicit instantiations for the game state S:
+// `DUEL_GAME_ENGINES(, S)` defines them (a game's engines.cpp),
+// `DUEL_GAME_ENGINES(extern, S)` declares them defined there.
+// A template argument cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define DUEL_GAME_ENGINES(PREFIX, S)                                                           \
+  namespace duel::games {                                                                      \
+  PREFIX template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
+                                                        const search::EngineOptions&);         \
+  PREFIX template SearcherPtr<S> make_solver<S>(const search::EngineOptions&);                 \
+  PREFIX template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
+  }                                                                                            \
+  static_assert(true)
+// NOLINTEND(bugprone-macro-parentheses)

@@ -1,7 +1,8 @@
 #pragma once
 // The definitions of engines.hpp, for a game's own engines.cpp only: each
 // includes this once and instantiates the factories for its state type
-// (DUEL_GAME_ENGINES), so every search template is compiled in one place.
+// (DUEL_GAME_ENGINES(, S), engines.hpp), so every search template is
+// compiled in one place.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,16 +54,3 @@ Result<SearcherPtr<S>> make_plain(std::string_view eval, std::uint64_t seed, boo
 }
 
 }  // namespace duel::games
-
-// The explicit instantiations of the factories for the game state `S`.
-// A template argument cannot be parenthesized.
-// NOLINTBEGIN(bugprone-macro-parentheses)
-#define DUEL_GAME_ENGINES(S)                                                            \
-  namespace duel::games {                                                               \
-  template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
-                                                 const search::EngineOptions&);         \
-  template SearcherPtr<S> make_solver<S>(const search::EngineOptions&);                 \
-  template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
-  }                                                                                     \
-  static_assert(true)
-// NOLINTEND(bugprone-macro-parentheses)

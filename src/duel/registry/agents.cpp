@@ -87,7 +87,6 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   // Step 2. Searching agents: their keys, then the heuristic by name. What
   // the engine's search does beyond alpha-beta is its game's (features.hpp),
   // not a key.
-  using O = search::EngineOptions;
   const bool is_engine = kind == "engine";
   if (is_engine) {
     if (auto e = spec.reject_unknown(
@@ -107,9 +106,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   if (!hash) return fail(hash.error());
   const auto threads = spec.integer("threads", 1, 1, search::kMaxThreads);  // lazy SMP
   if (!threads) return fail(threads.error());
-  O options;
+  agents::EngineSettings settings;
   // The share of a timed move after which no new iteration starts.
-  const auto soft = spec.number("soft", options.soft_time, 0.05, 1.0);
+  const auto soft = spec.number("soft", settings.options.soft_time, 0.05, 1.0);
   if (!soft) return fail(soft.error());
   // What a draw is worth to the engine's side, in its heuristic's units.
   const auto contempt = spec.integer("contempt", 0, -1000, 1000);
@@ -117,13 +116,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const std::string eval = spec.get("eval").value_or(std::string(games::default_heuristic<S>()));
 
   if (is_engine) {
-    agents::EngineSettings settings;
     settings.depth = static_cast<int>(*depth);
     settings.time = *time;
     settings.nodes = static_cast<std::uint64_t>(*nodes);
     // An engine with no limit at all would search to the end: give it a second.
     if (settings.depth == 0 && settings.time == 0 && settings.nodes == 0) settings.time = 1.0;
-    settings.options = options;
     settings.options.hash_mb = static_cast<std::size_t>(*hash);
     settings.options.threads = static_cast<int>(*threads);
     settings.options.soft_time = *soft;
@@ -135,8 +132,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   }
   auto plain = games::make_plain<S>(eval, mixed, kind == "alphabeta");
   if (!plain) return fail(fmt::format("{}: {}", kind, plain.error()));
-  const agents::PlainSettings settings{static_cast<int>(*depth), *time, kind == "alphabeta"};
-  return AgentPtr(std::make_unique<agents::PlainAgent<S>>(std::move(*plain), settings));
+  const agents::PlainSettings plain_settings{static_cast<int>(*depth), *time, kind == "alphabeta"};
+  return AgentPtr(std::make_unique<agents::PlainAgent<S>>(std::move(*plain), plain_settings));
 }
 
 DUEL_AGENTS_OF(games::nqueens::State);

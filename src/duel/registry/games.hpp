@@ -23,24 +23,12 @@ using AnyGame = std::variant<games::nqueens::State, games::kcell::State,
 }  // namespace duel::registry
 
 // Each game's searches are compiled in its own engines.cpp (games/engines.hpp).
-// A template argument cannot be parenthesized.
-// NOLINTBEGIN(bugprone-macro-parentheses)
-#define DUEL_EXTERN_GAME_ENGINES(S)                                                            \
-  namespace duel::games {                                                                      \
-  extern template Result<SearcherPtr<S>> make_engine<S>(std::string_view, std::uint64_t,       \
-                                                        const search::EngineOptions&);         \
-  extern template SearcherPtr<S> make_solver<S>(const search::EngineOptions&);                 \
-  extern template Result<SearcherPtr<S>> make_plain<S>(std::string_view, std::uint64_t, bool); \
-  }                                                                                            \
-  static_assert(true)
-// NOLINTEND(bugprone-macro-parentheses)
-DUEL_EXTERN_GAME_ENGINES(duel::games::nqueens::State);
-DUEL_EXTERN_GAME_ENGINES(duel::games::kcell::State);
-DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::GardnerState);
-DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::Cs3243State);
-DUEL_EXTERN_GAME_ENGINES(duel::games::minichess::Comp472State);
-DUEL_EXTERN_GAME_ENGINES(duel::games::checkers::State);
-#undef DUEL_EXTERN_GAME_ENGINES
+DUEL_GAME_ENGINES(extern, duel::games::nqueens::State);
+DUEL_GAME_ENGINES(extern, duel::games::kcell::State);
+DUEL_GAME_ENGINES(extern, duel::games::minichess::GardnerState);
+DUEL_GAME_ENGINES(extern, duel::games::minichess::Cs3243State);
+DUEL_GAME_ENGINES(extern, duel::games::minichess::Comp472State);
+DUEL_GAME_ENGINES(extern, duel::games::checkers::State);
 
 namespace duel::registry {
 

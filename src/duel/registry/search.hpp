@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/agents/search_agents.hpp"
 #include "duel/core/result.hpp"
 #include "duel/games/engines.hpp"
 #include "duel/games/game.hpp"
@@ -69,11 +70,7 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
   if (req.on_iteration) {
     info = [&](const search::SearchInfo& i, const std::vector<typename S::Move>& pv) {
       search::SearchInfo with_pv = i;
-      S s = state;
-      for (const auto& m : pv) {
-        with_pv.pv.push_back(s.move_text(m));
-        s = s.result(m);
-      }
+      with_pv.pv = agents::pv_text(state, pv);
       req.on_iteration(with_pv);
     };
   }

@@ -2,4 +2,4 @@
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/engines_impl.hpp"
 
-DUEL_GAME_ENGINES(duel::games::checkers::State);
+DUEL_GAME_ENGINES(, duel::games::checkers::State);

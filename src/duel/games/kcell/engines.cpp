@@ -2,4 +2,4 @@
 #include "duel/games/engines_impl.hpp"
 #include "duel/games/kcell/kcell.hpp"
 
-DUEL_GAME_ENGINES(duel::games::kcell::State);
+DUEL_GAME_ENGINES(, duel::games::kcell::State);

@@ -2,4 +2,4 @@
 #include "duel/games/engines_impl.hpp"
 #include "duel/games/minichess/minichess.hpp"
 
-DUEL_GAME_ENGINES(duel::games::minichess::Cs3243State);
+DUEL_GAME_ENGINES(, duel::games::minichess::Cs3243State);

@@ -2,4 +2,4 @@
 #include "duel/games/engines_impl.hpp"
 #include "duel/games/minichess/minichess.hpp"
 
-DUEL_GAME_ENGINES(duel::games::minichess::GardnerState);
+DUEL_GAME_ENGINES(, duel::games::minichess::GardnerState);

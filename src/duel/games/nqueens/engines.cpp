@@ -2,4 +2,4 @@
 #include "duel/games/engines_impl.hpp"
 #include "duel/games/nqueens/nqueens.hpp"
 
-DUEL_GAME_ENGINES(duel::games::nqueens::State);
+DUEL_GAME_ENGINES(, duel::games::nqueens::State);

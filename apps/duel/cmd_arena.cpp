@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -15,8 +16,7 @@
 #include "duel/arena/elo.hpp"
 #include "duel/core/file.hpp"
 #include "duel/core/spec.hpp"
-#include "duel/play/pdn_record.hpp"
-#include "duel/play/pgn_record.hpp"
+#include "duel/play/game_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -133,14 +133,17 @@ Result<arena::Openings<S>> parse_openings(const S& start, const ArenaOptions& o)
   arena::Openings<S> out;
   if (o.openings.empty()) return out;
   if (const auto plies = parse_integer(o.openings)) {
-    if (*plies < 0 || *plies > 40) return fail("--openings: random plies must be 0..40");
+    if (auto e = out_of_range("plies", *plies, 0, arena::kMaxOpeningPlies)) {
+      return fail("--openings: " + *e);
+    }
     out.random_plies = static_cast<int>(*plies);
     return out;
   }
   if (o.openings.rfind("random:", 0) == 0) {
     const auto spec = option_spec("--openings", o.openings.substr(7), {"plies"});
     if (!spec) return fail(spec.error());
-    const auto plies = option_value("--openings", spec->integer("plies", 4, 0, 40));
+    const auto plies =
+        option_value("--openings", spec->integer("plies", 4, 0, arena::kMaxOpeningPlies));
     if (!plies) return fail(plies.error());
     out.random_plies = static_cast<int>(*plies);
     return out;
@@ -209,29 +212,25 @@ int run_arena(const S& start, ArenaOptions o) {
     records.open(o.records, std::ios::app);
     if (!records) return bad_input("--records: cannot write " + o.records);
   }
-  std::ofstream pdn;
-  if (!o.pdnout.empty()) {
-    if constexpr (!std::is_same_v<S, games::checkers::State>) {
-      return bad_input("--pdnout: PDN records checkers games; use --records for " +
-                       std::string(S::kName));
+  // The game's own record format (games::RecordFormat): --pgnout for the
+  // chess games, --pdnout for checkers.
+  using Format = games::RecordFormat;
+  std::ofstream notation;
+  for (const auto& [wanted, flag, path] : {std::tuple{Format::pgn, "--pgnout", o.pgnout},
+                                           std::tuple{Format::pdn, "--pdnout", o.pdnout}}) {
+    if (path.empty()) continue;
+    if (auto e = play::refuse_format<S>(wanted, {"--pgnout", "--pdnout", "--records"})) {
+      return bad_input(*e);
     }
-    pdn.open(o.pdnout, std::ios::app);
-    if (!pdn) return bad_input("--pdnout: cannot write " + o.pdnout);
-  }
-  std::ofstream pgn;
-  if (!o.pgnout.empty()) {
-    if constexpr (!play::kHasPgn<S>) {
-      return bad_input(
-          "--pgnout: PGN records the 5x5 chess games; use " +
-          std::string(std::is_same_v<S, games::checkers::State> ? "--pdnout" : "--records") +
-          " for " + std::string(S::kName));
-    }
-    pgn.open(o.pgnout, std::ios::app);
-    if (!pgn) return bad_input("--pgnout: cannot write " + o.pgnout);
+    notation.open(path, std::ios::app);
+    if (!notation) return bad_input(fmt::format("{}: cannot write {}", flag, path));
   }
   if (o.games == 0) o.games = o.rounds > 1 ? 2 : 10;
   const long long per_pairing = static_cast<long long>(o.games) * o.rounds;
-  if (per_pairing > 1000000) return bad_input("--games x --rounds: at most 1000000 a pairing");
+  if (per_pairing > arena::kMaxGamesPerPairing) {
+    return bad_input(
+        fmt::format("--games x --rounds: at most {} a pairing", arena::kMaxGamesPerPairing));
+  }
 
   // Step 2. The schedule and the factory.
   const auto pairs = arena::pairings(n, format);
@@ -275,31 +274,15 @@ int run_arena(const S& start, ArenaOptions o) {
       j["round"] = slot.game + 1;
       records << j.dump() << '\n' << std::flush;
     }
-    if constexpr (std::is_same_v<S, games::checkers::State>) {
-      if (pdn.is_open()) {
-        pdn << play::pdn_record(record, result.start,
-                                {{"Event", "duel arena"},
-                                 {"Round", std::to_string(slot.number + 1)},
-                                 {"Black", name(p1)},
-                                 {"White", name(p2)},
-                                 {"Termination", record.reason}})
-            << '\n'
-            << std::flush;
-      }
-    }
-    if constexpr (play::kHasPgn<S>) {
-      // PGN with [Variant] and [FEN] for Fairy-Stockfish-based tools; the
-      // reason the game ended is a comment before the result.
-      if (pgn.is_open()) {
-        pgn << play::pgn_record(
-                   record, result.start,
-                   {{"Event", "duel arena"},
-                    {"Round", std::to_string(slot.number + 1)},
-                    {"White", name(p1)},
-                    {"Black", name(p2)},
-                    {"Termination", std::string(play::pgn_termination(record.ending))}})
-            << '\n'
-            << std::flush;
+    if constexpr (S::kRecordFormat != Format::none) {
+      // PGN with [Variant] and [FEN] for Fairy-Stockfish-based tools, PDN
+      // for checkers; the reason the game ended is in Termination.
+      if (notation.is_open()) {
+        play::RecordTags tags = {{"Event", "duel arena"},
+                                 {"Round", std::to_string(slot.number + 1)}};
+        for (auto& side : play::side_tags<S>({name(p1), name(p2)})) tags.push_back(std::move(side));
+        tags.emplace_back("Termination", play::termination(record));
+        notation << play::game_record(record, result.start, tags) << '\n' << std::flush;
       }
     }
     const Value for_a = slot.game % 2 == 0 ? record.payoff : -record.payoff;
@@ -464,15 +447,15 @@ Command add_arena(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--games", o->games,
                   "Games each pairing plays a round (default 10; 2 with --rounds)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(CLI::Range(1, arena::kMaxGamesPerPairing));
   sub->add_option("--rounds", o->rounds, "Rounds: each pairing plays --games games a round")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, arena::kMaxGamesPerPairing))
       ->capture_default_str();
   sub->add_option("--concurrency", o->concurrency, "Games played at once (threads)")
-      ->check(CLI::Range(1, 256))
+      ->check(CLI::Range(1, arena::kMaxConcurrency))
       ->capture_default_str();
   sub->add_option("--seed", o->seed, "Seed for the agents' randomness and the openings");
-  sub->add_option("--state,--fen", o->state, "Start every game from this position");
+  sub->add_option("--fen,--state", o->state, "Start every game from this position");
   sub->add_option("--timeout", o->timeout, "Seconds a move; over it loses (0 = none)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--max-turns", o->max_turns,

@@ -42,7 +42,7 @@ Command add_calibrate(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "calibrate", "Measure this machine for duel homework and write calibration.txt");
   sub->add_option("--dir", args->dir, "Where to write calibration.txt (default: here)");
-  sub->add_option("--seconds", args->seconds, "Time for the engine speed measurement")
+  sub->add_option("--time,--seconds", args->seconds, "Time for the engine speed measurement")
       ->check(CLI::Range(0.05, 60.0));
   return {sub, [args] {
             const play::Calibration c = play::calibrate(args->seconds);

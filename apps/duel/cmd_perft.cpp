@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/core/file.hpp"
@@ -20,6 +22,7 @@ struct PerftOptions {
   int depth = 1;
   bool divide = false;
   bool dedupe = false;
+  bool json = false;
 };
 
 // The generic count: every action of the game is a move path.
@@ -53,22 +56,35 @@ concept HasDedupePerft = requires(const S& s) {
   divide_dedupe(s, 1);
 };
 
-// Prints the split by first move (if asked), the time and the total; the
-// counts come from `count` (a game's own perft) or `split` (its divide).
+// Prints the split by first move (if asked), the time and the total, or
+// with --json one document of them; the counts come from `count` (a game's
+// own perft) or `split` (its divide).
 template <class S, class Count, class Split>
 int report(const S& start, const PerftOptions& o, std::string_view kind, Count count, Split split) {
   WallClock clock;
   std::uint64_t total = 0;
+  nlohmann::json divided = nlohmann::json::array();
   if (o.divide) {
     for (const auto& [m, n] : split()) {
-      std::cout << start.move_text(m) << ": " << n << '\n';
+      if (o.json) {
+        divided.push_back({{"move", start.move_text(m)}, {"nodes", n}});
+      } else {
+        std::cout << start.move_text(m) << ": " << n << '\n';
+      }
       total += n;
     }
   } else {
     total = count();
   }
-  std::cerr << fmt::format("perft {} depth {}{}: {:.3f} s\n", start.spec(), o.depth, kind,
-                           clock.seconds());
+  const double seconds = clock.seconds();
+  if (o.json) {
+    nlohmann::json j = {{"game", start.spec()}, {"state", start.to_text()}, {"depth", o.depth},
+                        {"dedupe", o.dedupe},   {"nodes", total},           {"seconds", seconds}};
+    if (o.divide) j["divide"] = divided;
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  std::cerr << fmt::format("perft {} depth {}{}: {:.3f} s\n", start.spec(), o.depth, kind, seconds);
   std::cout << total << '\n';
   return 0;
 }
@@ -106,7 +122,7 @@ int run_perft(const S& start, const PerftOptions& o) {
 }
 
 // --board FILE: the position of an agent's input.txt (so any agent input can
-// be counted), as the text `--state` takes; a file of board lines only works
+// be counted), as the text `--fen` takes; a file of board lines only works
 // too.
 Result<std::string> board_file_state(const std::string& game, const std::string& state,
                                      const std::string& path) {
@@ -115,7 +131,7 @@ Result<std::string> board_file_state(const std::string& game, const std::string&
     return fail(
         fmt::format("--board reads checkers boards (seed 003's input.txt), not '{}'", game));
   }
-  if (!state.empty()) return fail("give --board or --state, not both");
+  if (!state.empty()) return fail("give --board or --fen, not both");
   const auto file = read_file(path);
   if (!file) return fail(fmt::format("--board: cannot read {}", path));
   const std::string& text = *file;
@@ -135,12 +151,14 @@ Command add_perft(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("perft", "Count move paths of a given depth (rules check)");
   sub->add_option("game", o->game, "Game spec")->required();
   sub->add_option("depth", o->depth, "Depth in plies")->required()->check(CLI::Range(1, 64));
-  sub->add_option("--state,--fen", o->state, "Position in the game's text form");
+  sub->add_option("--fen,--state", o->state, "Position in the game's text form");
   sub->add_option("--board", o->board,
                   "Checkers: a file in seed 003's input.txt form (or just its 8 board lines)");
   sub->add_flag("--divide", o->divide, "Print the count below each first move");
   sub->add_flag("--dedupe", o->dedupe,
                 "Merge jump paths with the same start, end and captures (checkers)");
+  sub->add_flag("--json", o->json,
+                "One JSON document: game, state, depth, dedupe, nodes, seconds (and divide)");
   return {sub, [o] {
             std::string state = o->state;
             if (!o->board.empty()) {

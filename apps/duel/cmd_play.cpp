@@ -5,12 +5,12 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include "common.hpp"
 #include "duel/play/comp472_trace.hpp"
+#include "duel/play/game_record.hpp"
 #include "duel/play/match.hpp"
-#include "duel/play/pdn_record.hpp"
-#include "duel/play/pgn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 
@@ -105,25 +105,20 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   if (!white) return bad_input("--white: " + white.error());
   auto black = registry::make_agent<S>(o.black, ctx);
   if (!black) return bad_input("--black: " + black.error());
-  std::ofstream pdn;
-  if (!o.pdn.empty()) {
-    if constexpr (!std::is_same_v<S, games::checkers::State>) {
-      return bad_input("--pdn: PDN records checkers games; use --trace or --json for " +
-                       std::string(S::kName));
+  // The game's own record format (games::RecordFormat): --pgn for the chess
+  // games, --pdn for checkers.
+  using Format = games::RecordFormat;
+  std::ofstream notation;
+  std::string notation_path;
+  for (const auto& [wanted, flag, path] :
+       {std::tuple{Format::pgn, "--pgn", o.pgn}, std::tuple{Format::pdn, "--pdn", o.pdn}}) {
+    if (path.empty()) continue;
+    if (auto e = play::refuse_format<S>(wanted, {"--pgn", "--pdn", "--trace or --json"})) {
+      return bad_input(*e);
     }
-    pdn.open(o.pdn);
-    if (!pdn) return bad_input("--pdn: cannot write " + o.pdn);
-  }
-  std::ofstream pgn;
-  if (!o.pgn.empty()) {
-    if constexpr (!play::kHasPgn<S>) {
-      return bad_input(
-          "--pgn: PGN records the 5x5 chess games (gardner, gardner-cs3243, minichess-comp472); "
-          "use --pdn for checkers, --trace or --json for " +
-          std::string(S::kName));
-    }
-    pgn.open(o.pgn);
-    if (!pgn) return bad_input("--pgn: cannot write " + o.pgn);
+    notation.open(path);
+    if (!notation) return bad_input(fmt::format("{}: cannot write {}", flag, path));
+    notation_path = path;
   }
   std::ofstream trace;
   if (!o.trace.empty()) {
@@ -183,9 +178,7 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   };
   // Player 1 moves first: White in the chess games, Black in checkers
   // (seed 003), so there --black is the first mover.
-  constexpr bool kBlackFirst = requires {
-    S::kBlackMovesFirst;
-  };
+  constexpr bool kBlackFirst = games::black_moves_first<S>();
   auto* first = kBlackFirst ? black->get() : white->get();
   auto* second = kBlackFirst ? white->get() : black->get();
   auto record = play::play_match<S>(start, {first, second}, options, observe);
@@ -202,25 +195,17 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
     play::write_trace(trace, record);
     if (show) shown << "Trace written to " << o.trace << '\n';
   }
-  if (!o.pdn.empty()) {
-    if constexpr (std::is_same_v<S, games::checkers::State>) {
-      pdn << play::pdn_record(record, start,
-                              {{"Event", "duel play"},
-                               {"Black", o.black},
-                               {"White", o.white},
-                               {"Termination", record.reason}});
-      if (show) shown << "PDN written to " << o.pdn << '\n';
-    }
-  }
-  if (!o.pgn.empty()) {
-    if constexpr (play::kHasPgn<S>) {
-      pgn << play::pgn_record(record, start,
-                              {{"Event", "duel play"},
-                               {"Date", pgn_date()},
-                               {"White", o.white},
-                               {"Black", o.black},
-                               {"Termination", std::string(play::pgn_termination(record.ending))}});
-      if (show) shown << "PGN written to " << o.pgn << '\n';
+  if constexpr (S::kRecordFormat != Format::none) {
+    if (notation.is_open()) {
+      play::RecordTags tags = {{"Event", "duel play"}};
+      if constexpr (S::kRecordFormat == Format::pgn) tags.emplace_back("Date", pgn_date());
+      for (auto& side : play::side_tags<S>(record.agents)) tags.push_back(std::move(side));
+      tags.emplace_back("Termination", play::termination(record));
+      notation << play::game_record(record, start, tags);
+      if (show) {
+        shown << fmt::format("{} written to {}\n", S::kRecordFormat == Format::pgn ? "PGN" : "PDN",
+                             notation_path);
+      }
     }
   }
   if (o.json) std::cout << play::to_json(record).dump() << '\n';
@@ -262,7 +247,7 @@ Command add_play(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--black,--p2,-2", o->black, "Player 2 (in checkers Black, who moves first)")
       ->capture_default_str();
-  sub->add_option("--state", o->state, "Start from this position (the game's text form)");
+  sub->add_option("--fen,--state", o->state, "Start from this position (the game's text form)");
   sub->add_option("--timeout", o->timeout, "Seconds a move for programs; over it loses (0 = none)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--max-turns", o->max_turns,

@@ -138,7 +138,7 @@ int run_referee(const RefereeOptions& o) {
   options.start = *game;
   if (!o.start.empty()) {
     auto start = referee::State::parse(o.start, game->draw_limit_plies());
-    if (!start) return bad_input("--start: " + start.error());
+    if (!start) return bad_input("--fen: " + start.error());
     options.start = *start;
   }
   for (std::size_t i = 0; i < 2; ++i) {
@@ -231,7 +231,7 @@ Command add_referee(CLI::App& app) {
   sub->add_option("--games", o->games, "Number of games (game i: agent i % 2 plays Black)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  sub->add_option("--start,--fen", o->start, "Start every game here (PDN FEN, e.g. B:W18,26:B14)");
+  sub->add_option("--fen,--start", o->start, "Start every game here (PDN FEN, e.g. B:W18,26:B14)");
   sub->add_option("--workdir", o->workdir,
                   "Agents' directories go in DIR/agent0, DIR/agent1 (kept); default a temporary "
                   "directory");

@@ -101,10 +101,10 @@ Command add_search(CLI::App& app) {
   auto o = std::make_shared<SearchOptions>();
   CLI::App* sub = app.add_subcommand("search", "Search one position and print the statistics");
   sub->add_option("game", o->game, "Game spec")->required();
-  sub->add_option("--state,--fen", o->state, "Position in the game's text form (default: start)");
+  sub->add_option("--fen,--state", o->state, "Position in the game's text form (default: start)");
   sub->add_option("--algo", o->req.algo, "minimax, alphabeta or engine")->capture_default_str();
   sub->add_option("--depth", o->req.depth, "Depth cut-off (0 = to the end)")
-      ->check(CLI::Range(0, kMaxPly - 2));
+      ->check(CLI::Range(0, search::kMaxDepth));
   sub->add_option("--time", o->req.time, "Seconds (0 = none)")->check(CLI::NonNegativeNumber);
   sub->add_option("--eval", o->req.eval, "Heuristic at the cut-off (see `duel games`)");
   sub->add_option("--hash", o->req.hash_mb, "Engine transposition table, MB")

@@ -67,7 +67,7 @@ Command add_solve(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();
   CLI::App* sub = app.add_subcommand("solve", "Exact game value of a position, with the best line");
   sub->add_option("game", o->game, "Game spec")->required();
-  sub->add_option("--state,--fen", o->state, "Position in the game's text form");
+  sub->add_option("--fen,--state", o->state, "Position in the game's text form");
   sub->add_option("--hash", o->hash_mb, "Transposition table, MB")
       ->check(CLI::Range(std::size_t{1}, search::kMaxHashMb))
       ->capture_default_str();

@@ -104,7 +104,7 @@ void bind_game(py::module_& m) {
           [](const Game& g, const std::string& text) { return state_from_text(g.start, text); },
           py::arg("text"),
           "The position written as `text` (the form of State.text: FEN for the chess games).\n\n"
-          "Raises ValueError with the CLI's --state message when it is not one.")
+          "Raises ValueError with the message `duel search --fen` prints when it is not one.")
       .def(
           "__eq__",
           [](const Game& a, const Game& b) { return spec_of(a.start) == spec_of(b.start); },

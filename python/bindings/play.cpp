@@ -141,24 +141,16 @@ MatchOutput match_output(const play::MatchRecord<S>& rec) {
   return o;
 }
 
-// CLI::NonNegativeNumber's message (as `duel play` and `duel arena` print it).
-std::string not_negative(const char* option, const std::string& value) {
-  return fmt::format("{}: Value {} not in range {} to {}", option, value, std::to_string(0.0),
-                     std::to_string(std::numeric_limits<double>::max()));
-}
-
-void check_match_options(double timeout, long long max_turns) {
-  if (!(timeout >= 0)) throw_bad_input(not_negative("--timeout", fmt::format("{}", timeout)));
-  if (max_turns < 0) throw_bad_input(not_negative("--max-turns", std::to_string(max_turns)));
-  if (max_turns > std::numeric_limits<int>::max()) {
-    throw_bad_input(fmt::format("--max-turns: {} is too large", max_turns));
+void check_match_options(const char* caller, double timeout, long long max_turns) {
+  if (auto e = play::check_match_limits(timeout, max_turns)) {
+    throw_bad_input(fmt::format("{}: {}", caller, *e));
   }
 }
 
 MatchOutput play_game(const py::object& game, const py::object& white, const py::object& black,
                       const std::optional<std::string>& state_text, double timeout,
                       long long max_turns, std::uint64_t seed, const py::object& on_move) {
-  check_match_options(timeout, max_turns);
+  check_match_options("play()", timeout, max_turns);
   if (!on_move.is_none() && !PyCallable_Check(on_move.ptr())) {
     throw py::type_error("play(): on_move must be a callable or None");
   }
@@ -169,20 +161,18 @@ MatchOutput play_game(const py::object& game, const py::object& white, const py:
     if (!state_text) return g.start;
     return state_from_text(g.start, *state_text).state;
   }();
-  const AgentArg w = agent_arg(white, "--white");
-  const AgentArg b = agent_arg(black, "--black");
+  const AgentArg w = agent_arg(white, "play(): white");
+  const AgentArg b = agent_arg(black, "play(): black");
   PythonCalls calls;
   std::optional<MatchOutput> out;
   std::visit(
       [&](const auto& s) {
         using S = std::decay_t<decltype(s)>;
-        auto wa = make<S>(w, seed, calls, "--white");
-        auto ba = make<S>(b, seed, calls, "--black");
+        auto wa = make<S>(w, seed, calls, "play(): white");
+        auto ba = make<S>(b, seed, calls, "play(): black");
         // Player 1 moves first: White in the chess games, Black in checkers
         // (seed 003), as `duel play` has it.
-        constexpr bool kBlackFirst = requires {
-          S::kBlackMovesFirst;
-        };
+        constexpr bool kBlackFirst = games::black_moves_first<S>();
         agents::Agent<S>* first = kBlackFirst ? ba.get() : wa.get();
         agents::Agent<S>* second = kBlackFirst ? wa.get() : ba.get();
         play::MatchOptions options{timeout, static_cast<int>(max_turns)};
@@ -238,16 +228,10 @@ struct ArenaOutput {
 ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& agent_objs,
                       long long games, std::uint64_t seed, double timeout, long long max_turns,
                       long long openings, long long concurrency) {
-  check_match_options(timeout, max_turns);
-  if (agent_objs.size() < 2) throw_bad_input("--agent: give at least two agents");
-  if (games < 1 || games > 1'000'000) {
-    throw_bad_input(fmt::format("--games: Value {} not in range 1 to 1000000", games));
-  }
-  if (openings < 0 || openings > 64) {
-    throw_bad_input(fmt::format("--openings: random:plies={} is out of range 0..64", openings));
-  }
-  if (concurrency < 1 || concurrency > 256) {
-    throw_bad_input(fmt::format("--concurrency: Value {} not in range 1 to 256", concurrency));
+  check_match_options("arena()", timeout, max_turns);
+  if (agent_objs.size() < 2) throw_bad_input("arena(): give at least two agents");
+  if (auto e = arena::check_tournament_limits(games, openings, concurrency)) {
+    throw_bad_input("arena(): " + *e);
   }
   const registry::AnyGame start = py::isinstance<State>(game) ? game.cast<const State&>().state
                                   : py::isinstance<py::str>(game)
@@ -255,7 +239,7 @@ ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& age
                                       : game.cast<Game>().start;
   std::vector<AgentArg> args;
   for (std::size_t i = 0; i < agent_objs.size(); ++i) {
-    args.push_back(agent_arg(agent_objs[i], "--agent"));
+    args.push_back(agent_arg(agent_objs[i], fmt::format("arena(): agents[{}]", i)));
   }
   PythonCalls calls;
   ArenaOutput out;
@@ -265,10 +249,10 @@ ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& age
         // Every spec is checked (and named) before the first game.
         for (auto& a : args) {
           if (a.spec && (*a.spec == "human" || a.spec->rfind("human:", 0) == 0)) {
-            throw_bad_input("--agent: the arena plays programs only");
+            throw_bad_input("arena(): the arena plays programs only, not human");
           }
           if (a.spec) {
-            (void)make<S>(a, 0, calls, "--agent");  // ValueError now for a bad spec
+            (void)make<S>(a, 0, calls, "arena(): agents");  // ValueError now for a bad spec
             a.name = *a.spec;
           }
           out.standings.push_back(Standing{a.name, arena::Score{}});
@@ -285,7 +269,8 @@ ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& age
         options.match = play::MatchOptions{timeout, static_cast<int>(max_turns)};
         options.match.stop = calls.stop_flag();  // games under way end at their next move
         const arena::AgentFactory<S> factory = [&](int agent, std::uint64_t agent_seed) {
-          return make<S>(args[static_cast<std::size_t>(agent)], agent_seed, calls, "--agent");
+          return make<S>(args[static_cast<std::size_t>(agent)], agent_seed, calls,
+                         "arena(): agents");
         };
         py::gil_scoped_release release;
         arena::run_tournament<S>(

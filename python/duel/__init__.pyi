@@ -51,7 +51,7 @@ class Game:
     def from_text(self, text: str) -> State:
         """The position written as `text` (the form of State.text: FEN for the chess games).
 
-        Raises ValueError with the CLI's --state message when it is not one.
+        Raises ValueError with the message `duel search --fen` prints when it is not one.
         """
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...

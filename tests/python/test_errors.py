@@ -78,22 +78,39 @@ def test_bad_move(spec):
     assert checked >= 5
 
 
-BAD_SEARCHES = [
-    (dict(depth=999), ["--depth", "999"]),
-    (dict(depth=-1), ["--depth", "-1"]),
-    (dict(time=-1), ["--time", "-1"]),
-    (dict(time=-0.5), ["--time", "-0.5"]),
-    (dict(hash=0), ["--hash", "0"]),
-    (dict(hash=20000), ["--hash", "20000"]),
+# Limits out of range: the CLI refuses the option (CLI11's words), Python
+# the keyword, with the same range (registry::check_search_limits).
+BAD_LIMITS = [
+    (dict(depth=999), ["--depth", "999"], "depth=999 is out of range 0..510"),
+    (dict(depth=-1), ["--depth", "-1"], "depth=-1 is out of range 0..510"),
+    (dict(time=-1), ["--time", "-1"], "time=-1 must be 0 or more"),
+    (dict(time=-0.5), ["--time", "-0.5"], "time=-0.5 must be 0 or more"),
+    (dict(hash=0), ["--hash", "0"], "hash=0 is out of range 1..16384"),
+    (dict(hash=20000), ["--hash", "20000"], "hash=20000 is out of range 1..16384"),
+]
+
+# Names the CLI and Python take alike: the same message.
+BAD_NAMES = [
     (dict(algo="mcts", depth=1), ["--algo", "mcts", "--depth", "1"]),
     (dict(eval="e9", depth=1), ["--eval", "e9", "--depth", "1"]),
     (dict(algo="minimax", eval="nope", depth=1), ["--algo", "minimax", "--eval", "nope", "--depth", "1"]),
 ]
 
+SEARCH_SPECS = ["gardner", "nqueens:n=8,variant=2", "kcell:n=3,k=15", "checkers"]
 
-@pytest.mark.parametrize("spec", ["gardner", "nqueens:n=8,variant=2", "kcell:n=3,k=15", "checkers"])
-@pytest.mark.parametrize("kwargs,args", BAD_SEARCHES)
-def test_bad_search_options(spec, kwargs, args):
+
+@pytest.mark.parametrize("spec", SEARCH_SPECS)
+@pytest.mark.parametrize("kwargs,args,message", BAD_LIMITS)
+def test_bad_search_limits(spec, kwargs, args, message):
+    cli_error("search", spec, *args)  # exit status 2, one line
+    with pytest.raises(ValueError) as e:
+        duel.search(duel.load(spec).initial_state(), **kwargs)
+    assert str(e.value) == "search(): " + message
+
+
+@pytest.mark.parametrize("spec", SEARCH_SPECS)
+@pytest.mark.parametrize("kwargs,args", BAD_NAMES)
+def test_bad_search_names(spec, kwargs, args):
     want = cli_error("search", spec, *args)
     with pytest.raises(ValueError) as e:
         duel.search(duel.load(spec).initial_state(), **kwargs)

@@ -168,31 +168,56 @@ def test_arena_two_agents_with_python_and_threads():
     assert 0 <= a.score <= 1
 
 
+def after_option(message: str, option: str) -> str:
+    """A CLI message without the option it names ("--white: ...")."""
+    assert message.startswith(option + ": "), message
+    return message[len(option) + 2:]
+
+
 def test_bad_agents_and_options():
-    want = cli_error("play", "gardner", "--white", "engine:depth=x", "--black", "first")
+    """A bad agent spec reads as the CLI's message for it; the argument is
+    named as Python names it, never by a CLI flag."""
+    want = after_option(cli_error("play", "gardner", "--white", "engine:depth=x", "--black",
+                                  "first"), "--white")
     with pytest.raises(ValueError) as e:
         duel.play("gardner", "engine:depth=x", "first")
-    assert str(e.value) == want
-    want = cli_error("play", "gardner", "--white", "first", "--black", "nobody")
+    assert str(e.value) == "play(): white: " + want
+    want = after_option(cli_error("play", "gardner", "--white", "first", "--black", "nobody"),
+                        "--black")
     with pytest.raises(ValueError) as e:
         duel.play("gardner", "first", "nobody")
-    assert str(e.value) == want
-    want = cli_error("play", "gardner", "--white", "first", "--black", "first", "--timeout", "-1")
+    assert str(e.value) == "play(): black: " + want
+    cli_error("play", "gardner", "--white", "first", "--black", "first", "--timeout", "-1")
     with pytest.raises(ValueError) as e:
         duel.play("gardner", "first", "first", timeout=-1)
-    assert str(e.value) == want
-    want = cli_error("arena", "gardner", "--agent", "first", "--agent", "exec:cmd=x")
+    assert str(e.value) == "play(): timeout=-1 must be 0 or more"
+    with pytest.raises(ValueError) as e:
+        duel.play("gardner", "first", "first", max_turns=-1)
+    assert str(e.value) == "play(): max_turns=-1 is out of range 0..2147483647"
+    want = after_option(cli_error("arena", "gardner", "--agent", "first", "--agent", "exec:cmd=x"),
+                        "--agent")
     with pytest.raises(ValueError) as e:
         duel.arena("gardner", ["first", "exec:cmd=x"])
-    assert str(e.value) == want
-    want = cli_error("arena", "gardner", "--agent", "first", "--agent", "human")
+    assert str(e.value) == "arena(): agents: " + want
+    cli_error("arena", "gardner", "--agent", "first", "--agent", "human")
     with pytest.raises(ValueError) as e:
         duel.arena("gardner", ["first", "human"])
-    assert str(e.value) == want
-    want = cli_error("arena", "gardner", "--agent", "first")
+    assert str(e.value) == "arena(): the arena plays programs only, not human"
+    cli_error("arena", "gardner", "--agent", "first")
     with pytest.raises(ValueError) as e:
         duel.arena("gardner", ["first"])
-    assert str(e.value) == want
+    assert str(e.value) == "arena(): give at least two agents"
+    # The ranges are the CLI's (arena::check_tournament_limits).
+    for kwargs, args, message in [
+        (dict(games=0), ["--games", "0"], "games=0 is out of range 1..1000000"),
+        (dict(openings=41), ["--openings", "41"], "openings=41 is out of range 0..40"),
+        (dict(concurrency=257), ["--concurrency", "257"],
+         "concurrency=257 is out of range 1..256"),
+    ]:
+        cli_error("arena", "kcell", "--agent", "first", "--agent", "random", *args)
+        with pytest.raises(ValueError) as e:
+            duel.arena("kcell", ["first", "random"], **kwargs)
+        assert str(e.value) == "arena(): " + message
     with pytest.raises(ValueError, match="unknown game"):
         duel.play("chess", "first", "first")
     with pytest.raises(TypeError):

@@ -437,7 +437,7 @@ TEST(Referee, BadCommandLines) {
   bad("checkers --agent true --agent true --agent true", "exactly two");
   bad("checkers --agent true --agent true --time 0", "--time");
   bad("checkers --agent true --agent true --time -3", "--time");
-  bad("checkers --agent true --agent true --start nonsense", "--start");
+  bad("checkers --agent true --agent true --start nonsense", "--fen: checkers: position");
   bad("checkers --agent true --agent true --games 0", "--games");
   bad("checkers:draw-plies=0 --agent true --agent true", "draw-plies");
 }

@@ -63,7 +63,7 @@ class PlainAgent final : public Agent<S> {
     typename S::Moves moves;
     state.actions(moves);
     if (!moves.empty()) m_best = moves[0];
-    const int cap = m_settings.depth > 0 ? m_settings.depth : kMaxPly - 2;
+    const int cap = m_settings.depth > 0 ? m_settings.depth : search::kMaxDepth;
     for (int d = 1; d <= cap; ++d) {
       search::Limits limits = hooked;
       limits.time = budget - wall.seconds();

@@ -14,12 +14,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "duel/agents/agent.hpp"
 #include "duel/core/rng.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/play/match.hpp"
 
 namespace duel::arena {
@@ -156,6 +158,21 @@ struct Openings {
     return start;
   }
 };
+
+// The limits of a tournament that callers check before it starts.
+inline constexpr int kMaxGamesPerPairing = 1'000'000;
+inline constexpr int kMaxConcurrency = 256;
+inline constexpr int kMaxOpeningPlies = 40;  // random plies before a game
+
+// The ranges of `games`, random opening `plies` and `concurrency` (the Python
+// module's keywords; the CLI states the same to CLI11): an error, else none.
+[[nodiscard]] inline std::optional<std::string> check_tournament_limits(long long games,
+                                                                        long long plies,
+                                                                        long long concurrency) {
+  if (auto e = out_of_range("games", games, 1, kMaxGamesPerPairing)) return e;
+  if (auto e = out_of_range("openings", plies, 0, kMaxOpeningPlies)) return e;
+  return out_of_range("concurrency", concurrency, 1, kMaxConcurrency);
+}
 
 struct TournamentOptions {
   int games_per_pairing = 10;

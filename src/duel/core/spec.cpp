@@ -108,6 +108,17 @@ Result<long long> Spec::integer(std::string_view key, long long fallback, long l
   return *v;
 }
 
+std::optional<std::string> out_of_range(std::string_view key, long long v, long long lo,
+                                        long long hi) {
+  if (v >= lo && v <= hi) return std::nullopt;
+  return fmt::format("{}={} is out of range {}..{}", key, v, lo, hi);
+}
+
+std::optional<std::string> out_of_range(std::string_view key, double v, double lo, double hi) {
+  if (v >= lo && v <= hi) return std::nullopt;
+  return fmt::format("{}={} is out of range {}..{}", key, v, lo, hi);
+}
+
 Result<double> Spec::number(std::string_view key, double fallback, double lo, double hi) const {
   const auto text = get(key);
   if (!text) return fallback;

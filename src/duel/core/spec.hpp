@@ -56,4 +56,12 @@ class Spec {
 [[nodiscard]] std::optional<long long> parse_integer(std::string_view text);
 [[nodiscard]] std::optional<double> parse_number(std::string_view text);
 
+// A named value checked as a spec checks its keys: "depth=999 is out of range
+// 0..254" when v is outside [lo, hi] (or NaN), else nothing. For the values
+// the CLI and the Python module both take under their own names.
+[[nodiscard]] std::optional<std::string> out_of_range(std::string_view key, long long v,
+                                                      long long lo, long long hi);
+[[nodiscard]] std::optional<std::string> out_of_range(std::string_view key, double v, double lo,
+                                                      double hi);
+
 }  // namespace duel

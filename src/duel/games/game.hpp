@@ -5,6 +5,7 @@
 // Why: the registry, the CLI, the play loop and the tests handle every game
 // through this one shape, so adding a game touches only its folder and one
 // line of the registry.
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -27,10 +28,17 @@ concept NamedHeuristic =
   { H::kAbout } -> std::convertible_to<std::string_view>;
 };
 
+// The record format a game's own tools exchange: PGN for the 5x5 chess games
+// (with [Variant] and [FEN], as Fairy-Stockfish-based tools read it), PDN for
+// checkers (seed 003), none for the others (Duel's JSON and trace only).
+enum class RecordFormat { none, pgn, pdn };
+
 template <class S>
 concept PlayableGame = search::GameState<S> &&
     requires(const S& s, const typename S::Move& m, std::string_view text, const Spec& spec) {
-  { S::kName } -> std::convertible_to<std::string_view>;             // "nqueens"
+  { S::kName } -> std::convertible_to<std::string_view>;                      // "nqueens"
+  { S::kSideNames } -> std::convertible_to<std::array<std::string_view, 2>>;  // Player 1 first
+  { S::kRecordFormat } -> std::convertible_to<RecordFormat>;
   { S::from_spec(spec) } -> std::same_as<Result<S>>;                 // start state of a game spec
   { s.spec() } -> std::same_as<std::string>;                         // canonical spec of this game
   { s.move_text(m) } -> std::same_as<std::string>;                   // notation of a legal move
@@ -59,6 +67,13 @@ std::string heuristic_names() {
     ((out += (out.empty() ? "" : ", ") + std::string(Hs::kName)), ...);
   }(static_cast<typename S::Heuristics*>(nullptr));
   return out;
+}
+
+// The side that moves first is Black (checkers, seed 003): `--black` is
+// Player 1 there, `--white` everywhere else.
+template <class S>
+constexpr bool black_moves_first() {
+  return S::kSideNames[0] == "Black";
 }
 
 template <class S>

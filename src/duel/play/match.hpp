@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 
 #include "duel/agents/agent.hpp"
 #include "duel/core/clock.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/games/game.hpp"
 
 namespace duel::play {
@@ -88,6 +90,14 @@ struct MatchOptions {
   // the game ends before the next move is asked for, a draw by no rule.
   const std::atomic<bool>* stop = nullptr;
 };
+
+// The ranges of a match's limits as a caller gives them (the Python module's
+// keywords; the CLI states the same to CLI11): the spec's wording, else none.
+[[nodiscard]] inline std::optional<std::string> check_match_limits(double timeout,
+                                                                   long long max_turns) {
+  if (!(timeout >= 0)) return fmt::format("timeout={} must be 0 or more", timeout);
+  return out_of_range("max_turns", max_turns, 0, std::numeric_limits<int>::max());
+}
 
 template <class S>
 using MoveObserver = std::function<void(const S& after, const MoveRecord<S>& move)>;

@@ -18,12 +18,6 @@
 
 namespace duel::play {
 
-// True for the game types PGN can record (the three 5x5 rule sets).
-template <class S>
-inline constexpr bool kHasPgn = false;
-template <class Rules>
-inline constexpr bool kHasPgn<games::minichess::State<Rules>> = true;
-
 // PGN §9.8.1's Termination values for how a match ended.
 [[nodiscard]] inline std::string_view pgn_termination(Ending e) noexcept {
   switch (e) {

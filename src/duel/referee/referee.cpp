@@ -25,7 +25,7 @@ namespace {
 constexpr std::size_t kMaxOutputBytes = 64 * 1024;
 
 [[nodiscard]] std::string colour_name(Player p) {
-  return p == Player::First ? "Black" : "White";
+  return std::string(games::checkers::State::kSideNames[index(p)]);
 }
 
 // Replaces `name` in `dir` by `text`, never following a link the agent left.

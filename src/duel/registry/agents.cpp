@@ -1,6 +1,11 @@
 // registry/agents.hpp's make_agent, compiled once for every game.
 #include "duel/registry/agents.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <concepts>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +21,78 @@
 #include "duel/search/options.hpp"
 
 namespace duel::registry {
+namespace {
+
+using Keys = std::span<const std::string_view>;
+constexpr std::array<std::string_view, 0> kNoKeys{};
+constexpr std::array<std::string_view, 1> kSeedKey{"seed"};
+constexpr std::array<std::string_view, 4> kPlainKeys{"depth", "time", "eval", "seed"};
+constexpr std::array<std::string_view, 9> kEngineKeys{"depth",   "time", "nodes",    "eval", "hash",
+                                                      "threads", "soft", "contempt", "seed"};
+constexpr std::array<std::string_view, 7> kUciKeys{"cmd",   "variant", "variants",   "movetime",
+                                                   "depth", "nodes",   "option.NAME"};
+constexpr std::array<std::string_view, 3> kExecKeys{"cmd", "protocol", "time"};
+
+constexpr std::array kCatalogue = {
+    AgentKind{"human", Keys(kNoKeys), "human", "a person at the terminal"},
+    AgentKind{"first", Keys(kNoKeys), "first", "the first legal move (seed 000's dummy)"},
+    AgentKind{"random", Keys(kSeedKey), "random:seed=7", "a uniformly random legal move"},
+    AgentKind{"minimax", Keys(kPlainKeys), "minimax:depth=3",
+              "plain minimax to a depth (0: to the end); time= deepens under a clock"},
+    AgentKind{"alphabeta", Keys(kPlainKeys), "alphabeta:depth=4",
+              "plain alpha-beta to a depth (0: to the end); time= deepens under a clock"},
+    AgentKind{"engine", Keys(kEngineKeys), "engine:time=1",
+              "the full engine: iterative deepening alpha-beta with a transposition table "
+              "(hash= MB, threads= lazy SMP, soft= share of a move's time, contempt=; "
+              "docs/engine.md)"},
+    AgentKind{"greedy", Keys(kSeedKey), "greedy",
+              "seed 000's greedy opponent: a mate, else a check, else a random safe move",
+              AgentGames::chess},
+    AgentKind{"smart", Keys(kSeedKey), "smart",
+              "seed 000's smart opponent: the best one-ply move (mate, check and capture, ...)",
+              AgentGames::chess},
+    AgentKind{"minimax4", Keys(kSeedKey), "minimax4",
+              "seed 000's minimax4 opponent: a 4-ply search on capture values", AgentGames::chess},
+    AgentKind{"uci", Keys(kUciKeys), "uci:cmd=fairy-stockfish,movetime=100",
+              "a UCI engine such as Fairy-Stockfish (docs/uci.md)", AgentGames::chess},
+    AgentKind{"exec", Keys(kExecKeys), "exec:cmd=python3 homework.py,time=300",
+              "an agent program run through seed 003's input.txt/output.txt (docs/referee.md)",
+              AgentGames::checkers},
+};
+
+template <class S>
+constexpr bool plays(AgentGames g) {
+  switch (g) {
+    case AgentGames::every: return true;
+    case AgentGames::chess: return agents::ChessState<S>;
+    case AgentGames::checkers: return std::same_as<S, games::checkers::State>;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::span<const AgentKind> agent_catalogue() {
+  return kCatalogue;
+}
+
+std::string_view games_text(AgentGames g) {
+  switch (g) {
+    case AgentGames::every: return "every game";
+    case AgentGames::chess: return "the 5x5 chess games";
+    case AgentGames::checkers: return "checkers";
+  }
+  return "";
+}
+
+template <games::PlayableGame S>
+std::vector<AgentKind> agent_kinds() {
+  std::vector<AgentKind> out;
+  for (const auto& k : kCatalogue) {
+    if (plays<S>(k.games)) out.push_back(k);
+  }
+  return out;
+}
 
 template <games::PlayableGame S>
 Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
@@ -26,26 +103,36 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   const Spec& spec = *parsed;
   const std::string& kind = spec.name();
 
-  // Step 1. Agents without search.
-  if (kind == "human" || kind == "first") {
-    if (auto e = spec.reject_unknown({})) return *e;
-    if (kind == "first") return AgentPtr(std::make_unique<agents::FirstAgent<S>>());
-    return AgentPtr(std::make_unique<agents::HumanAgent<S>>(*ctx.in, *ctx.out));
+  // Step 1. The kind, from the catalogue: known, for this game, its keys.
+  const auto* entry = std::ranges::find(kCatalogue, kind, &AgentKind::kind);
+  if (entry == kCatalogue.end()) {
+    std::string known;
+    for (const auto& k : agent_kinds<S>())
+      known += (known.empty() ? "" : ", ") + std::string(k.kind);
+    return fail(fmt::format("unknown agent '{}' (known for {}: {})", kind, S::kName, known));
   }
-  if (kind == "uci") {
-    // Every key is checked now; the engine starts at the first move.
-    if constexpr (agents::ChessState<S>) {
+  if (!plays<S>(entry->games)) {
+    return fail(
+        fmt::format("agent '{}' plays {} only, not {}", kind, games_text(entry->games), S::kName));
+  }
+  if (kind != "uci") {  // uci's option.NAME keys are its parser's to check
+    if (auto e = spec.reject_unknown(entry->keys)) return *e;
+  }
+
+  // Step 2. Agents without search.
+  if (kind == "human") return AgentPtr(std::make_unique<agents::HumanAgent<S>>(*ctx.in, *ctx.out));
+  if (kind == "first") return AgentPtr(std::make_unique<agents::FirstAgent<S>>());
+  if constexpr (agents::ChessState<S>) {
+    if (kind == "uci") {
+      // Every key is checked now; the engine starts at the first move.
       auto settings = agents::parse_uci_spec(spec, S::kName);
       if (!settings) return fail(settings.error());
       return AgentPtr(std::make_unique<agents::UciAgent<S>>(std::move(*settings)));
-    } else {
-      return fail(fmt::format("agent 'uci' plays the 5x5 chess games only, not {}", S::kName));
     }
   }
-  if (kind == "exec") {
-    // A program speaking seed 003's file protocol, run once a move.
-    if constexpr (std::is_same_v<S, games::checkers::State>) {
-      if (auto e = spec.reject_unknown({"cmd", "protocol", "time"})) return *e;
+  if constexpr (std::same_as<S, games::checkers::State>) {
+    if (kind == "exec") {
+      // A program speaking seed 003's file protocol, run once a move.
       const auto protocol = spec.choice("protocol", "csci561", {"csci561"});
       if (!protocol) return fail(protocol.error());
       const auto time = spec.number("time", 300.0, 0.001, 1e6);
@@ -55,48 +142,24 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       auto settings = agents::ExecAgent::parse(*cmd, *time);
       if (!settings) return fail(settings.error());
       return AgentPtr(std::make_unique<agents::ExecAgent>(std::move(*settings)));
-    } else {
-      return fail(
-          fmt::format("agent 'exec' plays checkers only (seed 003's protocol), not {}", S::kName));
     }
   }
   const auto seed = spec.integer("seed", 0, 0, (1LL << 62));
   if (!seed) return fail(seed.error());
   const std::uint64_t mixed = static_cast<std::uint64_t>(*seed) * 0x9E3779B97F4A7C15ULL + ctx.seed;
-  if (kind == "random") {
-    if (auto e = spec.reject_unknown({"seed"})) return *e;
-    return AgentPtr(std::make_unique<agents::RandomAgent<S>>(mixed));
-  }
-  if (kind == "greedy" || kind == "smart" || kind == "minimax4") {
-    if constexpr (agents::ChessState<S>) {
-      if (auto e = spec.reject_unknown({"seed"})) return *e;
-      if (kind == "greedy") return AgentPtr(std::make_unique<agents::GreedyAgent<S>>(mixed));
-      if (kind == "minimax4") return AgentPtr(std::make_unique<agents::Minimax4Agent<S>>(mixed));
-      return AgentPtr(std::make_unique<agents::SmartAgent<S>>(mixed));
-    } else {
-      return fail(fmt::format("agent '{}' plays the 5x5 chess games only, not {}", kind, S::kName));
-    }
-  }
-  if (kind != "minimax" && kind != "alphabeta" && kind != "engine") {
-    return fail(
-        fmt::format("unknown agent '{}' (known: {}; chess also: greedy, smart, minimax4, uci; "
-                    "checkers also: exec)",
-                    kind, kAgentKinds));
+  if (kind == "random") return AgentPtr(std::make_unique<agents::RandomAgent<S>>(mixed));
+  if constexpr (agents::ChessState<S>) {
+    if (kind == "greedy") return AgentPtr(std::make_unique<agents::GreedyAgent<S>>(mixed));
+    if (kind == "minimax4") return AgentPtr(std::make_unique<agents::Minimax4Agent<S>>(mixed));
+    if (kind == "smart") return AgentPtr(std::make_unique<agents::SmartAgent<S>>(mixed));
   }
 
-  // Step 2. Searching agents: their keys, then the heuristic by name. What
+  // Step 3. Searching agents: their keys, then the heuristic by name. What
   // the engine's search does beyond alpha-beta is its game's (features.hpp),
   // not a key.
+  assert(kind == "minimax" || kind == "alphabeta" || kind == "engine");
   const bool is_engine = kind == "engine";
-  if (is_engine) {
-    if (auto e = spec.reject_unknown(
-            {"depth", "time", "nodes", "eval", "hash", "threads", "soft", "seed", "contempt"})) {
-      return *e;
-    }
-  } else if (auto e = spec.reject_unknown({"depth", "time", "eval", "seed"})) {
-    return *e;
-  }
-  const auto depth = spec.integer("depth", 0, 0, kMaxPly - 2);
+  const auto depth = spec.integer("depth", 0, 0, search::kMaxDepth);
   if (!depth) return fail(depth.error());
   const auto time = spec.number("time", 0.0, 0.0, 1e6);
   if (!time) return fail(time.error());
@@ -136,11 +199,11 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
   return AgentPtr(std::make_unique<agents::PlainAgent<S>>(std::move(*plain), plain_settings));
 }
 
-DUEL_AGENTS_OF(games::nqueens::State);
-DUEL_AGENTS_OF(games::kcell::State);
-DUEL_AGENTS_OF(games::minichess::GardnerState);
-DUEL_AGENTS_OF(games::minichess::Cs3243State);
-DUEL_AGENTS_OF(games::minichess::Comp472State);
-DUEL_AGENTS_OF(games::checkers::State);
+DUEL_AGENTS_OF(, games::nqueens::State);
+DUEL_AGENTS_OF(, games::kcell::State);
+DUEL_AGENTS_OF(, games::minichess::GardnerState);
+DUEL_AGENTS_OF(, games::minichess::Cs3243State);
+DUEL_AGENTS_OF(, games::minichess::Comp472State);
+DUEL_AGENTS_OF(, games::checkers::State);
 
 }  // namespace duel::registry

@@ -1,32 +1,17 @@
 #pragma once
 // The one place where agent specs become agents (DESIGN habit 3: templates
-// inside, type erasure only here at the edge).
-//
-//   human                      a person at the terminal
-//   first                      the first legal move (seed 000's dummy)
-//   random:seed=S              a uniformly random legal move
-//   minimax:depth=D,time=T,eval=E,seed=S     plain minimax (depth 0 = to the end)
-//   alphabeta:depth=D,time=T,eval=E,seed=S   plain alpha-beta
-//   engine:depth=D,time=T,nodes=N,eval=E,hash=MB,threads=N,soft=F,contempt=V,seed=S
-//                              the full engine (threads: 1 to 64 search threads
-//                              sharing the table, lazy SMP; soft: the share of a
-//                              timed move after which no new iteration starts;
-//                              contempt: what a draw is worth to the engine's side,
-//                              -1000..1000 in its heuristic's units; docs/engine.md)
-//   greedy, smart, minimax4 (:seed=S)  seed 000's opponents (5x5 chess only)
-//   uci:cmd=PATH,variant=V,variants=INI,movetime=MS|depth=D|nodes=N,option.NAME=VALUE
-//                              a UCI engine such as Fairy-Stockfish (5x5 chess only;
-//                              docs/uci.md)
-//   exec:cmd=COMMAND,protocol=csci561,time=SECONDS
-//                              a checkers agent program run through seed 003's
-//                              input.txt/output.txt (checkers only; docs/referee.md)
+// inside, type erasure only here at the edge), and the one list of the agent
+// kinds, their keys and the games they play, which `duel games`, `duel serve`
+// and the errors read.
 //
 // Declared here, defined and instantiated for every game in agents.cpp: the
 // agents' templates (the searches among them) are compiled there once.
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "duel/agents/agent.hpp"
 #include "duel/core/result.hpp"
@@ -34,7 +19,27 @@
 
 namespace duel::registry {
 
-inline constexpr std::string_view kAgentKinds = "human, first, random, minimax, alphabeta, engine";
+// Which games an agent kind plays.
+enum class AgentGames { every, chess, checkers };
+
+// One kind of agent as users name it in a spec (`engine:time=1`).
+struct AgentKind {
+  std::string_view kind;                   // "engine"
+  std::span<const std::string_view> keys;  // the spec's keys
+  std::string_view example;                // a spec that works
+  std::string_view about;                  // one line, for help and the web page
+  AgentGames games = AgentGames::every;
+};
+
+// Every agent kind, in the order help lists them.
+[[nodiscard]] std::span<const AgentKind> agent_catalogue();
+
+// "the 5x5 chess games", "checkers", "every game".
+[[nodiscard]] std::string_view games_text(AgentGames g);
+
+// The agent kinds the game S has, in the catalogue's order.
+template <games::PlayableGame S>
+[[nodiscard]] std::vector<AgentKind> agent_kinds();
 
 struct AgentContext {
   std::uint64_t seed = 0;          // mixed into every agent's own seed (arena games)
@@ -47,18 +52,20 @@ template <games::PlayableGame S>
 [[nodiscard]] Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                                    const AgentContext& ctx = {});
 
-// Every game's agents are compiled in agents.cpp.
+// Every game's agents are compiled in agents.cpp (PREFIX empty) and
+// declared extern here.
 // A template argument cannot be parenthesized.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define DUEL_AGENTS_OF(S)                                                            \
-  template Result<std::unique_ptr<agents::Agent<S>>> make_agent<S>(std::string_view, \
-                                                                   const AgentContext&)
+#define DUEL_AGENTS_OF(PREFIX, S)                                                               \
+  PREFIX template Result<std::unique_ptr<agents::Agent<S>>> make_agent<S>(std::string_view,     \
+                                                                          const AgentContext&); \
+  PREFIX template std::vector<AgentKind> agent_kinds<S>()
 // NOLINTEND(bugprone-macro-parentheses)
-extern DUEL_AGENTS_OF(games::nqueens::State);
-extern DUEL_AGENTS_OF(games::kcell::State);
-extern DUEL_AGENTS_OF(games::minichess::GardnerState);
-extern DUEL_AGENTS_OF(games::minichess::Cs3243State);
-extern DUEL_AGENTS_OF(games::minichess::Comp472State);
-extern DUEL_AGENTS_OF(games::checkers::State);
+DUEL_AGENTS_OF(extern, games::nqueens::State);
+DUEL_AGENTS_OF(extern, games::kcell::State);
+DUEL_AGENTS_OF(extern, games::minichess::GardnerState);
+DUEL_AGENTS_OF(extern, games::minichess::Cs3243State);
+DUEL_AGENTS_OF(extern, games::minichess::Comp472State);
+DUEL_AGENTS_OF(extern, games::checkers::State);
 
 }  // namespace duel::registry

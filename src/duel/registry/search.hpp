@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "duel/agents/search_agents.hpp"
 #include "duel/core/result.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/games/engines.hpp"
 #include "duel/games/game.hpp"
 #include "duel/search/options.hpp"
@@ -35,6 +37,15 @@ struct AlgoRequest {
   // move text.
   std::function<void(const search::SearchInfo&)> on_iteration;
 };
+
+// The ranges of a search's limits (the Python module's keywords; `duel
+// search` states the same to CLI11): the spec's wording, else none.
+[[nodiscard]] inline std::optional<std::string> check_search_limits(long long depth, double time,
+                                                                    long long hash_mb) {
+  if (auto e = out_of_range("depth", depth, 0, search::kMaxDepth)) return e;
+  if (!(time >= 0)) return fmt::format("time={} must be 0 or more", time);
+  return out_of_range("hash", hash_mb, 1, static_cast<long long>(search::kMaxHashMb));
+}
 
 inline Result<AlgoRequest> check_algo(AlgoRequest r) {
   if (r.algo != "minimax" && r.algo != "alphabeta" && r.algo != "engine") {

@@ -14,7 +14,8 @@
 
 namespace duel::search {
 
-inline constexpr int kMaxThreads = 64;  // the most `threads` the engine accepts
+inline constexpr int kMaxThreads = 64;         // the most `threads` the engine accepts
+inline constexpr int kMaxDepth = kMaxPly - 2;  // the deepest depth limit a user may set
 // Transposition table sizes in MB: the largest a user may ask for, an
 // agent's (one of several in an arena) and a one-off search's (duel search,
 // solve, table, the Python module's search) unless asked.

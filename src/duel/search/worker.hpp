@@ -96,7 +96,7 @@ class SearchWorker {
     out.best = fallback_move(root);
 
     // Step 2. Iterative deepening until exact, a limit, or the depth cap.
-    const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 2) : kMaxPly - 2;
+    const int cap = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
     Value last = 0;
     for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
       if (skips(depth, cap)) continue;

@@ -28,9 +28,8 @@
 #include "duel/agents/agent.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/core/result.hpp"
+#include "duel/play/game_record.hpp"
 #include "duel/play/match.hpp"
-#include "duel/play/pdn_record.hpp"
-#include "duel/play/pgn_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 #include "duel/registry/any_game.hpp"
@@ -218,28 +217,22 @@ class GameSession final : public Session {
       play::write_trace(out, rec);
       return file(out.str(), "text/plain; charset=utf-8", "txt");
     }
-    const games::minichess::PgnTags tags = {{"Event", "duel serve"},
-                                            {side_names<S>()[0], rec.agents[0]},
-                                            {side_names<S>()[1], rec.agents[1]}};
-    if (format == "pgn") {
-      if constexpr (play::kHasPgn<S>) {
-        return file(play::pgn_record(rec, m_states.front(), tags), "application/x-chess-pgn",
-                    "pgn");
-      }
-    } else if (format == "pdn") {
-      if constexpr (std::is_same_v<S, games::checkers::State>) {
-        return file(play::pdn_record(rec, m_states.front(), tags), "text/plain; charset=utf-8",
-                    "pdn");
-      }
-    } else {
+    if (format != "pgn" && format != "pdn") {
       return error_response(
           400, fmt::format("format: '{}' is not one of pgn, pdn, trace, json", format));
     }
-    return error_response(
-        400, fmt::format("format: {} has no {} record (it has {}trace, json)", S::kName, format,
-                         play::kHasPgn<S>                            ? "pgn, "
-                         : std::is_same_v<S, games::checkers::State> ? "pdn, "
-                                                                     : ""));
+    if constexpr (S::kRecordFormat != games::RecordFormat::none) {
+      if (format == play::format_name(S::kRecordFormat)) {
+        play::RecordTags tags = {{"Event", "duel serve"}};
+        for (auto& side : play::side_tags<S>(rec.agents)) tags.push_back(std::move(side));
+        constexpr bool kPgn = S::kRecordFormat == games::RecordFormat::pgn;
+        return file(play::game_record(rec, m_states.front(), tags),
+                    kPgn ? "application/x-chess-pgn" : "text/plain; charset=utf-8", format);
+      }
+    }
+    const std::string_view own = play::format_name(S::kRecordFormat);
+    return error_response(400, fmt::format("format: {} has no {} record (it has {}{}trace, json)",
+                                           S::kName, format, own, own.empty() ? "" : ", "));
   }
 
   void close() override {
@@ -389,7 +382,7 @@ class GameSession final : public Session {
               {"spec", s.spec()},
               {"position", s.to_text()},
               {"to_move", number(s.to_move())},
-              {"players", side_names<S>()},
+              {"players", S::kSideNames},
               {"terminal", over},
               {"result", over ? Json(result_token(s.utility())) : Json(nullptr)},
               {"reason", over ? Json(reason_of(s)) : Json(nullptr)},

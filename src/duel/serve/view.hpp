@@ -156,19 +156,6 @@ template <class S>
   return {};
 }
 
-// The two sides as the game names them, Player 1 (who moves first) first.
-template <class S>
-[[nodiscard]] std::array<std::string, 2> side_names() {
-  if constexpr (std::is_same_v<S, games::checkers::State>) {
-    return {"Black", "White"};
-  } else if constexpr (std::is_same_v<S, games::nqueens::State> ||
-                       std::is_same_v<S, games::kcell::State>) {
-    return {"Player 1", "Player 2"};
-  } else {
-    return {"White", "Black"};
-  }
-}
-
 // "1-0", "0-1" or "1/2-1/2" for a payoff from Player 1's view.
 [[nodiscard]] inline std::string result_token(Value payoff) {
   return payoff > 0 ? "1-0" : payoff < 0 ? "0-1" : "1/2-1/2";

@@ -221,7 +221,7 @@ Result<GoRequest> parse_go(const std::vector<std::string_view>& w) {
       if (!d) return fail(d.error());
       // `mate N` looks for a mate in N moves: 2N - 1 plies find it.
       const long long plies = key == "mate" ? 2 * std::min(*d, 1000LL) - 1 : *d;
-      const int capped = static_cast<int>(std::min<long long>(plies, kMaxPly - 2));
+      const int capped = static_cast<int>(std::min<long long>(plies, search::kMaxDepth));
       if (key == "perft") {
         if (*d > kPerftMaxDepth) {
           return fail(fmt::format("go: perft depth at most {}, not {}", kPerftMaxDepth, *d));

@@ -28,7 +28,7 @@ namespace {
 }
 
 [[nodiscard]] std::string_view side_name(Player p) noexcept {
-  return p == Player::First ? "Black" : "White";
+  return State::kSideNames[index(p)];
 }
 
 // A square from a standard number (1-32) or an algebraic name (c3): its

@@ -46,7 +46,8 @@ class State {
   using Moves = checkers::Moves;
   using Heuristics = std::tuple<Tuned, Positional, Material, RandomHeuristic>;
   static constexpr std::string_view kName = "checkers";
-  static constexpr bool kBlackMovesFirst = true;  // Player::First is Black (seed 003)
+  static constexpr std::array<std::string_view, 2> kSideNames = {"Black", "White"};  // seed 003
+  static constexpr RecordFormat kRecordFormat = RecordFormat::pdn;
   static constexpr std::string_view kLimitKey = "draw-plies";
   static constexpr int kLimitDefault = 50;  // RULES.md §5, seed 003: 50 turns
   static constexpr int kLimitMax = 100;     // the history holds this many keys

@@ -14,6 +14,7 @@
 // the heuristics never loop over empty cells. No pass flag is needed: a pass is
 // only legal when the mover is stuck and the opponent is not (both stuck is a
 // terminal position), so two passes in a row cannot happen.
+#include <array>
 #include <bit>
 #include <cassert>
 #include <cstdint>
@@ -48,6 +49,8 @@ class State {
   using Moves = MoveList<Move, kMaxPieces>;  // one move per piece, or the lone pass
   using Heuristics = std::tuple<Tempo, Progress, RandomHeuristic>;
   static constexpr std::string_view kName = "kcell";
+  static constexpr std::array<std::string_view, 2> kSideNames = {"Player 1", "Player 2"};
+  static constexpr RecordFormat kRecordFormat = RecordFormat::none;
   static constexpr int kDefaultN = 2;  // the seed's illustration [oo___xx]
   static constexpr int kDefaultK = 7;
 

@@ -155,8 +155,7 @@ Result<State<Rules>> State<Rules>::from_fen(std::string_view fen, int limit) {
     const int kings = std::popcount(p.pieces(side, Piece::King));
     const bool may_lack = Rules::kMoveRule == MoveRule::KingCapture && side == mover;
     if (kings > 1 || (kings == 0 && !may_lack)) {
-      return bad(fmt::format("{} has {} kings; exactly one each",
-                             side == Player::First ? "White" : "Black", kings));
+      return bad(fmt::format("{} has {} kings; exactly one each", kSideNames[index(side)], kings));
     }
   }
   if (!p.has_king(Player::First) && !p.has_king(Player::Second)) return bad("no kings");
@@ -355,7 +354,7 @@ std::string State<Rules>::render() const {
     out += " |\n";
   }
   out += "  +-----------+\n    a b c d e\n";
-  const std::string_view mover = m_pos.to_move() == Player::First ? "White" : "Black";
+  const std::string_view mover = kSideNames[index(m_pos.to_move())];
   const Ending e = ending();
   if (e == Ending::None) {
     out +=

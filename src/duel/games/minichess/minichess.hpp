@@ -65,6 +65,8 @@ class State {
                          std::tuple<E3, E2, E1, E0, RandomHeuristic>>;
   using RuleSet = Rules;
   static constexpr std::string_view kName = Rules::kName;
+  static constexpr std::array<std::string_view, 2> kSideNames = {"White", "Black"};
+  static constexpr RecordFormat kRecordFormat = RecordFormat::pgn;
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
   // Engine hooks (search/concepts.hpp), in Value units where a pawn is
   // kE0Scale = 50: payoffs are win/loss/draw, aspiration windows start half

@@ -51,6 +51,8 @@ class State {
   using Moves = MoveList<Move, kMaxN * kMaxN>;
   using Heuristics = std::tuple<Mobility, RandomHeuristic>;
   static constexpr std::string_view kName = "nqueens";
+  static constexpr std::array<std::string_view, 2> kSideNames = {"Player 1", "Player 2"};
+  static constexpr RecordFormat kRecordFormat = RecordFormat::none;
   static constexpr std::size_t kHistorySize = kMaxN * kMaxN;
 
   State() : State(8, Variant::V1a) {}

@@ -234,6 +234,7 @@ int run_tournament(const S& start, const std::vector<GameSlot>& slots, const Ope
     worker();
   } else {
     std::vector<std::jthread> pool;
+    pool.reserve(static_cast<std::size_t>(threads));
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   }
   return played;

@@ -10,9 +10,8 @@
 #include "../support/limits.hpp"
 #include "duel/core/rng.hpp"
 #include "duel/core/spec.hpp"
+#include "duel/games/engines.hpp"
 #include "duel/games/kcell/kcell.hpp"
-#include "duel/search/engine.hpp"
-#include "duel/search/plain.hpp"
 
 namespace duel::games::kcell {
 namespace {
@@ -39,6 +38,18 @@ search::EngineOptions small_table() {
   search::EngineOptions options;
   options.hash_mb = 1;
   return options;
+}
+
+// The game's searches through its factories (games/engines.hpp), as every
+// front end makes them.
+search::SearchResult<Move> minimax(const State& s) {
+  return make_plain<State>("", 0, false).value()->search(s, {});
+}
+search::SearchResult<Move> alphabeta(const State& s) {
+  return make_plain<State>("", 0, true).value()->search(s, {});
+}
+SearcherPtr<State> engine_with(std::string_view eval, std::uint64_t seed = 0) {
+  return make_engine<State>(eval, seed, small_table()).value();
 }
 
 Result<State> from_spec_text(std::string_view text) {
@@ -331,14 +342,14 @@ TEST(KCellHeuristics, AntisymmetricAndInsideTheEstimateRange) {
 
 TEST(KCellSearch, HandSolvedSmallBoards) {
   // n=1, k=3: [o_x] -> [_ox] -> x jumps to cell 1, home: x wins at ply 2.
-  EXPECT_EQ(search::minimax(State(1, 3)).value, loss_in(2));
+  EXPECT_EQ(minimax(State(1, 3)).value, loss_in(2));
   // n=1, k=4: [o__x] -> [_o_x] -> [_ox_] -> o jumps to cell 4: o wins at ply 3.
-  EXPECT_EQ(search::minimax(State(1, 4)).value, win_in(3));
+  EXPECT_EQ(minimax(State(1, 4)).value, win_in(3));
   // n=2, k=5: 1 (jump to 3) gives [_ooxx], all blocked, runs 0-0: a draw.
   // 2 gives [o_oxx]; then every move is forced: x 4 jumps to 2 [oxo_x], o 3-4
   // [ox_ox], x 5 jumps to 3 [oxxo_], o 4-5 [oxx_o]: all blocked, o's run 1
   // against x's 0. So o wins at ply 5.
-  const auto r = search::minimax(State(2, 5));
+  const auto r = minimax(State(2, 5));
   EXPECT_EQ(r.value, win_in(5));
   ASSERT_FALSE(r.pv.empty());
   EXPECT_EQ(r.pv.front(), 2);
@@ -347,35 +358,30 @@ TEST(KCellSearch, HandSolvedSmallBoards) {
 TEST(KCellSearch, AlphaBetaAgreesWithMinimaxAndVisitsFewerNodes) {
   for (const auto& [n, k] : {std::pair{1, 3}, {1, 5}, {2, 5}, {2, 6}, {2, 7}, {2, 8}, {3, 9}}) {
     const State s(n, k);
-    const auto mm = search::minimax(s);
-    const auto ab = search::alphabeta(s);
+    const auto mm = minimax(s);
+    const auto ab = alphabeta(s);
     EXPECT_TRUE(mm.exact && ab.exact);
     EXPECT_EQ(ab.value, mm.value) << s.spec();
     EXPECT_LE(ab.stats.nodes(), mm.stats.nodes()) << s.spec();
     // The engine (iterative deepening, TT) proves the same value.
-    search::Engine<State, Tempo> engine(Tempo{}, small_table());
-    const auto e = engine.search(s, search::Limits());
+    const auto e = engine_with("tempo")->search(s, search::Limits());
     EXPECT_TRUE(e.exact) << s.spec();
     EXPECT_EQ(e.value, mm.value) << s.spec();
   }
   // On the seed's board n=2, k=7 there is a real choice and pruning pays.
-  const auto mm = search::minimax(State());
-  const auto ab = search::alphabeta(State());
+  const auto mm = minimax(State());
+  const auto ab = alphabeta(State());
   EXPECT_LT(ab.stats.nodes(), mm.stats.nodes());
-  EXPECT_LT(search::alphabeta(State(3, 9)).stats.nodes(),
-            search::minimax(State(3, 9)).stats.nodes());
+  EXPECT_LT(alphabeta(State(3, 9)).stats.nodes(), minimax(State(3, 9)).stats.nodes());
 }
 
 // The seed's bar (RULES.md §4): the heuristic agent beats random at
 // k = 15, n = 3 as both players. Depth-6 engines, eight seeded games a side.
-template <class HFirst, class HSecond>
-int play(HFirst first, HSecond second, int depth) {
-  search::Engine<State, HFirst> a(std::move(first), small_table());
-  search::Engine<State, HSecond> b(std::move(second), small_table());
+int play(const SearcherPtr<State>& a, const SearcherPtr<State>& b, int depth) {
   State s(3, 15);
   while (!s.is_terminal()) {
-    const auto r = s.to_move() == Player::First ? a.search(s, depth_limit(depth))
-                                                : b.search(s, depth_limit(depth));
+    const auto r = s.to_move() == Player::First ? a->search(s, depth_limit(depth))
+                                                : b->search(s, depth_limit(depth));
     EXPECT_TRUE(r.best.has_value());
     s = s.result(*r.best);
   }
@@ -387,10 +393,10 @@ TEST(KCellAgents, TempoBeatsRandomHeuristicAsBothPlayers) {
   int wins_first = 0, losses_first = 0, wins_second = 0, losses_second = 0;
   for (int g = 0; g < kGames; ++g) {
     const auto seed = static_cast<std::uint64_t>(g);
-    const int as_first = play(Tempo{}, RandomHeuristic{seed}, 6);
+    const int as_first = play(engine_with("tempo"), engine_with("random", seed), 6);
     wins_first += as_first > 0;
     losses_first += as_first < 0;
-    const int as_second = play(RandomHeuristic{seed + 1000}, Tempo{}, 6);
+    const int as_second = play(engine_with("random", seed + 1000), engine_with("tempo"), 6);
     wins_second += as_second < 0;
     losses_second += as_second > 0;
   }

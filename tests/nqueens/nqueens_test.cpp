@@ -1,9 +1,8 @@
 // The two-player N-Queens game (RULES.md §3, seed 001).
 #include <gtest/gtest.h>
 
+#include "duel/games/engines.hpp"
 #include "duel/games/nqueens/nqueens.hpp"
-#include "duel/search/engine.hpp"
-#include "duel/search/plain.hpp"
 #include "duel/search/solve.hpp"
 
 namespace duel::games::nqueens {
@@ -13,12 +12,20 @@ State start(int n, Variant v) {
   return State(n, v);
 }
 
+// The game's searches through its factories (games/engines.hpp), as every
+// front end makes them: plain minimax or alpha-beta to the end, the solver.
+search::SearchResult<Move> minimax(const State& s) {
+  return make_plain<State>("", 0, false).value()->search(s, {});
+}
+search::SearchResult<Move> alphabeta(const State& s) {
+  return make_plain<State>("", 0, true).value()->search(s, {});
+}
+
 Value solve_points(const State& s) {
   search::EngineOptions options;
   options.hash_mb = 64;
   options.first_depth = kMaxPly;
-  search::Engine<State, search::NoHeuristic> engine({}, options);
-  const auto r = engine.search(s, {});
+  const auto r = make_solver<State>(options)->search(s, {});
   EXPECT_TRUE(r.exact);
   return proven_payoff(r.value);
 }
@@ -141,8 +148,8 @@ TEST(NQueens, AlphaBetaAgreesWithMinimaxAndEngine) {
   for (const Variant v : {Variant::V1a, Variant::V1b}) {
     for (int n = 1; n <= 8; ++n) {
       const State s = start(n, v);
-      const auto mm = search::minimax(s);
-      const auto ab = search::alphabeta(s);
+      const auto mm = minimax(s);
+      const auto ab = alphabeta(s);
       EXPECT_EQ(mm.value, ab.value) << "n=" << n;
       EXPECT_LE(ab.stats.nodes(), mm.stats.nodes());
       EXPECT_EQ(proven_payoff(mm.value), solve_points(s)) << "n=" << n;
@@ -150,8 +157,8 @@ TEST(NQueens, AlphaBetaAgreesWithMinimaxAndEngine) {
   }
   for (int n = 1; n <= 5; ++n) {
     const State s = start(n, Variant::V2);
-    EXPECT_EQ(search::minimax(s).value, search::alphabeta(s).value);
-    EXPECT_EQ(proven_payoff(search::alphabeta(s).value), solve_points(s));
+    EXPECT_EQ(minimax(s).value, alphabeta(s).value);
+    EXPECT_EQ(proven_payoff(alphabeta(s).value), solve_points(s));
   }
 }
 
@@ -172,9 +179,9 @@ TEST(NQueens, SolvedLineReplaysToTheValue) {
     search::EngineOptions options;
     options.first_depth = kMaxPly;
     options.threads = threads;
-    search::Engine<State, search::NoHeuristic> engine({}, options);
+    const auto engine = make_solver<State>(options);
     const State s0 = start(9, Variant::V1b);
-    const auto r = search::solve(s0, engine, {});
+    const auto r = search::solve(s0, *engine, {});
     ASSERT_TRUE(r.exact);
     State s = s0;
     for (const auto& m : r.pv) {

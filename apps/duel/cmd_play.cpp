@@ -30,12 +30,13 @@ struct PlayOptions {
   std::string pgn;
   std::string alphabeta;  // "" (agents as given), "true" or "false"
   std::uint64_t seed = 0;
+  std::string board = "text";  // text (the game's own) or handout (seed 004's bK, wp)
   bool json = false;
   bool quiet = false;
 };
 
 // The game spec key that --max-turns sets when a game has it: COMP 472's m,
-// the draw when the number of pieces has not changed for m turns (RULES.md §2).
+// the cap on the game's length (RULES.md §2).
 constexpr std::string_view kTurnsKey = "max-turns";
 
 // The game's own turn limit, when its spec has the key; the canonical spec
@@ -71,17 +72,27 @@ Result<std::string> game_with_turns(const std::string& game, int max_turns) {
   return fmt::format("{}{}{}={}", game, given->entries().empty() ? ":" : ",", kTurnsKey, max_turns);
 }
 
-// --alphabeta true|false, the seed's switch: `alphabeta:...` becomes
+// --alphabeta true|false, the seed's Boolean: `alphabeta:...` becomes
 // `minimax:...` with the same keys (false), or `minimax` becomes `alphabeta`
-// (true). Other agents stay as they are, but the engine cannot be told not
-// to prune.
+// (true). With false the engine (the default AI) becomes plain minimax with
+// its depth, time, eval and seed; its keys minimax has no use for are bad
+// input. Other agents stay as they are.
 Result<std::string> with_algorithm(const std::string& agent, bool prune) {
   const auto spec = Spec::parse(agent);
   if (!spec) return agent;  // make_agent reports it
   const std::string& kind = spec->name();
   if (!prune && kind == "engine") {
-    return fail(
-        fmt::format("--alphabeta false: '{}' always uses alpha-beta; use minimax instead", agent));
+    std::string out = "minimax";
+    for (const auto& [key, value] : spec->entries()) {
+      if (key != "depth" && key != "time" && key != "eval" && key != "seed") {
+        return fail(fmt::format(
+            "--alphabeta false: '{}' plays as plain minimax, which has no {}= (keys: depth, "
+            "time, eval, seed)",
+            agent, key));
+      }
+      out += fmt::format("{}{}={}", out == "minimax" ? ":" : ",", key, value);
+    }
+    return out;
   }
   if (kind != (prune ? "minimax" : "alphabeta")) return agent;
   return std::string(prune ? "alphabeta" : "minimax") + agent.substr(kind.size());
@@ -153,9 +164,24 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   // Step 3. Play, showing each move: for programs, the scores in the game's
   // points and their cumulative search statistics (seed 004 §2.1, §2.5).
   const bool show = !o.quiet;
+  // Player 1 moves first: White in the chess games, Black in checkers
+  // (seed 003), so there --black is the first mover.
+  constexpr bool kBlackFirst = games::black_moves_first<S>();
+  const std::array<std::string, 2> names = kBlackFirst
+                                               ? std::array<std::string, 2>{o.black, o.white}
+                                               : std::array<std::string, 2>{o.white, o.black};
+  // The board as the game draws it, or with --board handout as seed 004's
+  // hand-out does (bK, wp; the game's status line under it).
+  const auto board = [&](const S& s) {
+    if (o.board != "handout") return s.render();
+    const std::string own = s.render();
+    const auto status = own.find_last_of('\n', own.size() - 2);
+    return play::board_text(s) + own.substr(status + 1);
+  };
   if (show) {
-    shown << start.spec() << ": Player 1 = " << o.white << ", Player 2 = " << o.black << "\n\n"
-          << start.render() << '\n';
+    shown << fmt::format("{}: {} = {}, {} = {}\n\n", start.spec(), S::kSideNames[0], names[0],
+                         S::kSideNames[1], names[1])
+          << board(start) << '\n';
   }
   play::MatchOptions options{o.timeout, own_turns ? 0 : o.max_turns};
   play::AiTally<S> tally(players);
@@ -165,8 +191,8 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
     const play::AiFacts facts = tally.add(after, m);
     if (seed_trace) seed_trace->action(after, m, facts);
     if (!show) return;
-    shown << fmt::format("{}. Player {} plays {} ({:.3f} s)\n", ply, number(m.player), m.text,
-                         m.seconds);
+    shown << fmt::format("{}. {} plays {} ({:.3f} s)\n", ply, S::kSideNames[index(m.player)],
+                         m.text, m.seconds);
     if (m.report) shown << "   " << play::search_summary(*m.report) << '\n';
     for (const auto& line : play::score_lines(after, m, facts)) shown << "   " << line << '\n';
     if (facts.searched) {
@@ -174,16 +200,12 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
         shown << "   " << line << '\n';
       }
     }
-    shown << '\n' << after.render() << '\n';
+    shown << '\n' << board(after) << '\n';
   };
-  // Player 1 moves first: White in the chess games, Black in checkers
-  // (seed 003), so there --black is the first mover.
-  constexpr bool kBlackFirst = games::black_moves_first<S>();
   auto* first = kBlackFirst ? black->get() : white->get();
   auto* second = kBlackFirst ? white->get() : black->get();
   auto record = play::play_match<S>(start, {first, second}, options, observe);
-  record.agents = kBlackFirst ? std::array<std::string, 2>{o.black, o.white}
-                              : std::array<std::string, 2>{o.white, o.black};
+  record.agents = names;
 
   // Step 4. The result, the traces, the JSON.
   if (show) shown << "Result: " << play::result_line(record) << '\n';
@@ -246,6 +268,11 @@ Command add_play(CLI::App& app) {
                   "first, random, minimax, alphabeta, engine, with :key=value")
       ->capture_default_str();
   sub->add_option("--black,--p2,-2", o->black, "Player 2 (in checkers Black, who moves first)")
+      ->capture_default_str();
+  sub->add_option("--board", o->board,
+                  "How the board is drawn: text (the game's own) or handout (5x5 chess as "
+                  "seed 004's hand-out draws it: bK, wp)")
+      ->check(CLI::IsMember({"text", "handout"}))
       ->capture_default_str();
   sub->add_option("--fen,--state", o->state, "Start from this position (the game's text form)");
   sub->add_option("--timeout", o->timeout, "Seconds a move for programs; over it loses (0 = none)")

@@ -150,17 +150,24 @@ void check_match_options(const char* caller, double timeout, long long max_turns
 MatchOutput play_game(const py::object& game, const py::object& white, const py::object& black,
                       const std::optional<std::string>& state_text, double timeout,
                       long long max_turns, std::uint64_t seed, const py::object& on_move) {
-  check_match_options("play()", timeout, max_turns);
+  constexpr const char* caller_name = "play()";
+  check_match_options(caller_name, timeout, max_turns);
   if (!on_move.is_none() && !PyCallable_Check(on_move.ptr())) {
     throw py::type_error("play(): on_move must be a callable or None");
   }
-  const registry::AnyGame start = [&] {
+  const registry::AnyGame given = [&] {
     if (py::isinstance<State>(game)) return game.cast<const State&>().state;
     const Game g =
         py::isinstance<py::str>(game) ? load_game(game.cast<std::string>()) : game.cast<Game>();
     if (!state_text) return g.start;
     return state_from_text(g.start, *state_text).state;
   }();
+  // max_turns as `duel play --max-turns` means it: COMP 472's m, else a draw
+  // by the match loop after that many turns.
+  auto capped = registry::with_max_turns(given, max_turns);
+  if (!capped) throw_bad_input(std::string(caller_name) + ": " + capped.error());
+  const registry::AnyGame start = capped->first;
+  const bool own_cap = capped->second;
   const AgentArg w = agent_arg(white, "play(): white");
   const AgentArg b = agent_arg(black, "play(): black");
   PythonCalls calls;
@@ -175,7 +182,7 @@ MatchOutput play_game(const py::object& game, const py::object& white, const py:
         constexpr bool kBlackFirst = games::black_moves_first<S>();
         agents::Agent<S>* first = kBlackFirst ? ba.get() : wa.get();
         agents::Agent<S>* second = kBlackFirst ? wa.get() : ba.get();
-        play::MatchOptions options{timeout, static_cast<int>(max_turns)};
+        play::MatchOptions options{timeout, own_cap ? 0 : static_cast<int>(max_turns)};
         // A raised exception (on_move's, a Python agent's, Ctrl-C) ends the
         // game before the next move instead of after the last one.
         options.stop = calls.stop_flag();
@@ -228,15 +235,20 @@ struct ArenaOutput {
 ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& agent_objs,
                       long long games, std::uint64_t seed, double timeout, long long max_turns,
                       long long openings, long long concurrency) {
-  check_match_options("arena()", timeout, max_turns);
+  constexpr const char* caller_name = "arena()";
+  check_match_options(caller_name, timeout, max_turns);
   if (agent_objs.size() < 2) throw_bad_input("arena(): give at least two agents");
   if (auto e = arena::check_tournament_limits(games, openings, concurrency)) {
     throw_bad_input("arena(): " + *e);
   }
-  const registry::AnyGame start = py::isinstance<State>(game) ? game.cast<const State&>().state
+  const registry::AnyGame given = py::isinstance<State>(game) ? game.cast<const State&>().state
                                   : py::isinstance<py::str>(game)
                                       ? load_game(game.cast<std::string>()).start
                                       : game.cast<Game>().start;
+  auto capped = registry::with_max_turns(given, max_turns);
+  if (!capped) throw_bad_input(std::string(caller_name) + ": " + capped.error());
+  const registry::AnyGame start = capped->first;
+  const bool own_cap = capped->second;
   std::vector<AgentArg> args;
   for (std::size_t i = 0; i < agent_objs.size(); ++i) {
     args.push_back(agent_arg(agent_objs[i], fmt::format("arena(): agents[{}]", i)));
@@ -266,7 +278,7 @@ ArenaOutput run_arena(const py::object& game, const std::vector<py::object>& age
         options.games_per_pairing = static_cast<int>(games);
         options.concurrency = static_cast<int>(concurrency);
         options.seed = seed;
-        options.match = play::MatchOptions{timeout, static_cast<int>(max_turns)};
+        options.match = play::MatchOptions{timeout, own_cap ? 0 : static_cast<int>(max_turns)};
         options.match.stop = calls.stop_flag();  // games under way end at their next move
         const arena::AgentFactory<S> factory = [&](int agent, std::uint64_t agent_seed) {
           return make<S>(args[static_cast<std::size_t>(agent)], agent_seed, calls,
@@ -338,7 +350,8 @@ void bind_play(py::module_& m) {
       "...; in checkers Black moves first) or a callable f(state) -> move text. A callable's\n"
       "illegal move (or non-text answer) loses the game; its exception stops the game and\n"
       "propagates. state: start from this position's text. timeout: seconds a move (0 =\n"
-      "none); over it loses. max_turns: a draw after this many turns (0 = none). seed: mixed\n"
+      "none); over it loses. max_turns: a draw after this many turns (0 = none; in\n"
+      "minichess-comp472 the game's own m, as `duel play --max-turns`). seed: mixed\n"
       "into every agent's randomness. on_move: called as on_move(state, move) after each move.\n\n"
       "The GIL is released while spec agents think. Bad specs raise ValueError with the\n"
       "CLI's message.");

@@ -292,7 +292,8 @@ def play(
     ...; in checkers Black moves first) or a callable f(state) -> move text. A callable's
     illegal move (or non-text answer) loses the game; its exception stops the game and
     propagates. state: start from this position's text. timeout: seconds a move (0 =
-    none); over it loses. max_turns: a draw after this many turns (0 = none). seed: mixed
+    none); over it loses. max_turns: a draw after this many turns (0 = none; in
+    minichess-comp472 the game's own m, as `duel play --max-turns`). seed: mixed
     into every agent's randomness. on_move: called as on_move(state, move) after each move.
 
     The GIL is released while spec agents think. Bad specs raise ValueError with the

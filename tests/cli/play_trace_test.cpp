@@ -8,6 +8,8 @@
 //   DUEL_UPDATE_GOLDEN=1 build/bin/duel_tests --gtest_filter='PlayTrace.Golden*'
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -96,8 +98,9 @@ TEST(PlayTrace, AlphabetaFalseMeansMinimaxInNameAndContent) {
       "play minichess-comp472 --white minimax:depth=1 --black minimax:depth=1 --timeout 5 "
       "--alphabeta TRUE --trace-dir . --quiet");
   ASSERT_EQ(on.status, 0) << on.err;
-  ASSERT_EQ(on.files.count("gameTrace-true-5-10.txt"), 1U);
-  EXPECT_NE(on.files.at("gameTrace-true-5-10.txt").find("alpha-beta search score: "),
+  // The name's m is the game's, 100 by default (RULES.md §2).
+  ASSERT_EQ(on.files.count("gameTrace-true-5-100.txt"), 1U);
+  EXPECT_NE(on.files.at("gameTrace-true-5-100.txt").find("alpha-beta search score: "),
             std::string::npos);
 }
 
@@ -116,10 +119,43 @@ TEST(PlayTrace, FileNameWritesTheTimeoutAsPeopleDo) {
   }
 }
 
+// Seed 004's Boolean: "--alphabeta false" with the default AI (the engine)
+// plays plain minimax with its limits, and the trace says so.
+TEST(PlayTrace, AlphabetaFalseWithTheDefaultAiPlaysPlainMinimax) {
+  const CliRun r = duel(
+      "play minichess-comp472 --white engine:depth=2 --black first --max-turns 1 "
+      "--alphabeta false --trace-dir . --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.files.count("gameTrace-false-0-1.txt"), 1U);
+  const std::string& t = r.files.at("gameTrace-false-0-1.txt");
+  EXPECT_NE(t.find("Player 1 (white) = AI minimax:depth=2, alpha-beta off"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("minimax search score: "), std::string::npos) << t;
+}
+
+// The terminal as seed 004's players read it: White and Black by name, no
+// "in check" (COMP 472 has no check rule), `exit` as well as `quit`, and the
+// hand-out's board with --board handout.
+TEST(PlayTrace, TheTerminalSpeaksTheHandoutsWords) {
+  const CliRun r =
+      duel("play minichess-comp472 --white human --black first --board handout", "b1c3\nexit\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("White = human, Black = first"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("White to move (? lists moves, quit or exit gives up)>"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1. White plays b1c3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5   bK  bQ  bB  bN   ."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1    .  wN  wB  wQ  wK"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("turn 1 of 100"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("in check"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Player 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Result: "), std::string::npos) << r.out;
+}
+
 TEST(PlayTrace, BadAlphabetaAndMaxTurnsAreBadInput) {
   for (const std::string args :
        {"play minichess-comp472 --alphabeta maybe", "play minichess-comp472 --alphabeta 1",
-        "play minichess-comp472 --white engine --alphabeta false",
+        "play minichess-comp472 --white engine:hash=8 --alphabeta false",
         "play minichess-comp472:max-turns=12 --max-turns 10"}) {
     const CliRun r = duel(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
@@ -134,22 +170,24 @@ TEST(PlayTrace, BadAlphabetaAndMaxTurnsAreBadInput) {
 }
 
 TEST(PlayTrace, MaxTurnsIsTheGamesKeyOrTheRefereesCap) {
-  // COMP 472: --max-turns sets the game's m (the same value in the spec is fine).
-  // `first` against `first` captures in turns 1 and 2, then not in turn 3.
+  // COMP 472: --max-turns sets the game's m, the cap on its length (the
+  // same value in the spec is fine); RULES.md §2, seed 004 §2.5.
   const CliRun c = duel(
       "play minichess-comp472:max-turns=1 --white first --black first --max-turns 1 --trace-dir .");
   ASSERT_EQ(c.status, 0) << c.err;
-  EXPECT_EQ(c.out.rfind("minichess-comp472:max-turns=1:", 0), 0U) << c.out;
+  EXPECT_EQ(c.out.rfind("minichess-comp472:max-turns=1,draw-turns=10:", 0), 0U) << c.out;
   ASSERT_EQ(c.files.count("gameTrace-false-0-1.txt"), 1U);
   const std::string& t = c.files.at("gameTrace-false-0-1.txt");
-  EXPECT_NE(t.find("draw after 3 turns (the number of pieces has not changed for 1 turn)"),
-            std::string::npos)
-      << t;
+  EXPECT_NE(t.find("draw after 1 turn (the maximum number of turns, 1)"), std::string::npos) << t;
+  // --max-turns 2 plays two turns, four plies (it once ran 8 turns, read as
+  // the no-capture window).
   const CliRun four =
-      duel("play minichess-comp472 --white first --black first --max-turns 4 --json -q");
+      duel("play minichess-comp472 --white first --black first --max-turns 2 --json -q");
   ASSERT_EQ(four.status, 0) << four.err;
-  EXPECT_NE(four.out.find("\"game\":\"minichess-comp472:max-turns=4\""), std::string::npos)
-      << four.out;
+  const auto j = nlohmann::json::parse(four.out);
+  EXPECT_EQ(j["game"], "minichess-comp472:max-turns=2,draw-turns=10");
+  EXPECT_EQ(j["moves"].size(), 4U) << four.out;
+  EXPECT_EQ(j["ending"], "rules");
   // Other games: a draw by the referee after M turns.
   const CliRun k =
       duel("play kcell:n=3,k=15 --white first --black first --max-turns 1 --json --quiet");

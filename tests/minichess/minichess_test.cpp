@@ -140,7 +140,7 @@ TEST(MinichessRules, StartPositions) {
   EXPECT_FALSE(GardnerState().is_terminal());
   EXPECT_EQ(GardnerState().spec(), "gardner:draw-plies=100");
   EXPECT_EQ(Cs3243State().spec(), "gardner-cs3243:draw-plies=50");
-  EXPECT_EQ(Comp472State().spec(), "minichess-comp472:max-turns=10");
+  EXPECT_EQ(Comp472State().spec(), "minichess-comp472:max-turns=100,draw-turns=10");
 }
 
 TEST(MinichessRules, PromotionByRuleSet) {
@@ -255,20 +255,67 @@ TEST(MinichessRules, GardnerThreefold) {
   EXPECT_TRUE(actions_text(thrice).empty());
 }
 
-TEST(MinichessRules, Comp472TenTurnDraw) {
-  // RULES.md §2: 10 turns = 20 plies without a change in the number of pieces.
-  const auto s = at<Comp472State>("k4/5/5/5/4K w - - 19 10");
-  EXPECT_FALSE(s.is_terminal());
-  const auto after = play(s, {"e1d1"});
-  EXPECT_EQ(after.ending(), Ending::DrawClock);
-  EXPECT_EQ(after.utility(), 0);
-  // Option max-turns=1: two quiet plies from the start draw.
-  const auto one = from_spec_text<Comp472State>("minichess-comp472:max-turns=1");
+// RULES.md §2 (seed 004): end-of-game rules are checked when a turn is
+// complete (after Black's move), a king capture ends the game at once.
+TEST(MinichessRules, Comp472DrawsAtTheEndOfATurn) {
+  // "a capture on White's move in turn 7 makes the game a draw after Black's
+  // move in turn 17 if nothing is captured in turns 8-17": at White's move
+  // in turn 17, plies 14 to 32 were quiet (19 on the clock).
+  const auto w7 = at<Comp472State>("k4/5/5/5/4K w - - 19 17");
+  const auto after_white = play(w7, {"e1d1"});
+  EXPECT_EQ(after_white.position().clock(), 20);
+  EXPECT_EQ(after_white.ending(), Ending::None) << "White's move does not complete the turn";
+  EXPECT_FALSE(actions_text(after_white).empty());
+  EXPECT_EQ(play(w7, {"e1d1", "a5b5"}).ending(), Ending::DrawClock);
+  // A capture on Black's move in turn 7: the same turn ends the game.
+  const auto b7 = at<Comp472State>("k4/5/5/5/4K w - - 18 17");
+  EXPECT_EQ(play(b7, {"e1d1"}).ending(), Ending::None);
+  EXPECT_EQ(play(b7, {"e1d1", "a5b5"}).ending(), Ending::DrawClock);
+  // One turn earlier it goes on.
+  EXPECT_EQ(play(at<Comp472State>("k4/5/5/5/4K w - - 17 17"), {"e1d1", "a5b5"}).ending(),
+            Ending::None);
+  // The 10 is an option of its own (draw-turns): with 1, two quiet plies
+  // from the start draw, one does not.
+  const auto one = from_spec_text<Comp472State>("minichess-comp472:draw-turns=1");
   ASSERT_TRUE(one.ok()) << one.error();
-  const auto drawn = play(*one, {"b1a3", "d5e3"});
-  EXPECT_EQ(drawn.ending(), Ending::DrawClock);
+  EXPECT_EQ(play(*one, {"b1a3"}).ending(), Ending::None);
+  EXPECT_EQ(play(*one, {"b1a3", "d5e3"}).ending(), Ending::DrawClock);
   // A pawn move does not reset COMP 472's clock; a capture does.
   EXPECT_EQ(play(*one, {"b2b3"}).position().clock(), 1);
+}
+
+TEST(MinichessRules, Comp472MaxTurnsCapsTheGame) {
+  // m = max-turns: "when turn m is complete and no one has won, the game is
+  // a draw" (default 100: "the game ends after at most 100 turns").
+  EXPECT_EQ(Comp472State().max_turns(), 100);
+  const auto capped = from_spec_text<Comp472State>("minichess-comp472:max-turns=2");
+  ASSERT_TRUE(capped.ok()) << capped.error();
+  EXPECT_EQ(capped->spec(), "minichess-comp472:max-turns=2,draw-turns=10");
+  EXPECT_EQ(play(*capped, {"b1a3", "d5e3", "a3b5"}).ending(), Ending::None);
+  const auto two_turns = play(*capped, {"b1a3", "d5e3", "a3b5", "a5a4"});
+  EXPECT_EQ(two_turns.ending(), Ending::TurnCap);
+  EXPECT_EQ(two_turns.utility(), 0);
+  EXPECT_TRUE(actions_text(two_turns).empty());
+  // The cap survives the position's text; turn numbers are the FEN's.
+  const auto late = capped->from_text("k4/5/5/5/4K w - - 0 2");
+  ASSERT_TRUE(late.ok()) << late.error();
+  EXPECT_EQ(late->max_turns(), 2);
+  EXPECT_EQ(play(*late, {"e1d1", "a5b5"}).ending(), Ending::TurnCap);
+  // A king capture in the last turn ends the game at once, a win.
+  const auto take = from_spec_text<Comp472State>("minichess-comp472:max-turns=1");
+  ASSERT_TRUE(take.ok());
+  const auto king = take->from_text("k4/5/5/5/Q3K w - - 0 1");
+  ASSERT_TRUE(king.ok()) << king.error();
+  const auto won = play(*king, {"a1a5"});
+  EXPECT_EQ(won.ending(), Ending::KingCaptured);
+  EXPECT_GT(won.utility(), 0);
+  // 0: no cap; out of range is refused.
+  const auto none = from_spec_text<Comp472State>("minichess-comp472:max-turns=0");
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(play(*none->from_text("k4/5/5/5/4K w - - 0 5000"), {"e1d1", "a5b5"}).ending(),
+            Ending::None);
+  EXPECT_FALSE(from_spec_text<Comp472State>("minichess-comp472:max-turns=-1").ok());
+  EXPECT_FALSE(from_spec_text<Comp472State>("minichess-comp472:max-turns=10001").ok());
 }
 
 TEST(MinichessRules, Cs3243DrawPlies) {
@@ -563,18 +610,27 @@ TEST(MinichessForcedLoss, Comp472MovesThatLeaveTheKingEnPriseLoseOnTheNextPly) {
   expect_loss_plies_agree<Comp472State>(32, 2);
 }
 
-// Comp472's ten-turn clock ends the game before the king can be taken: a
-// move that leaves it en prise on the clock's last ply is a draw, not a loss.
+// Comp472's ten-turn clock ends the game, when a turn is complete (RULES.md
+// §2), before the king can be taken: Black's move that leaves its king en
+// prise and completes the tenth quiet turn is a draw, not a loss. White's
+// move completes no turn, so the king is taken.
 TEST(MinichessForcedLoss, Comp472ClockEndsTheGameBeforeTheKingIsTaken) {
-  const auto s = Comp472State{}.from_text("k3q/5/5/5/4K w - - 18 10");
+  const auto s = Comp472State{}.from_text("k3Q/5/5/5/4K b - - 18 10");
   ASSERT_TRUE(s.ok()) << s.error();
-  const auto m = s->parse_move("E1 E2");
+  const auto m = s->parse_move("A5 B5");
   ASSERT_TRUE(m.ok()) << m.error();
-  EXPECT_EQ(s->loss_plies(*m), 2) << "one ply left on the clock: the queen takes the king";
-  const auto late = Comp472State{}.from_text("k3q/5/5/5/4K w - - 19 10");
+  EXPECT_EQ(s->loss_plies(*m), 2) << "nine quiet turns: the queen takes the king";
+  EXPECT_EQ(loss_by_play(*s, *m), 2);
+  const auto late = Comp472State{}.from_text("k3Q/5/5/5/4K b - - 19 10");
   ASSERT_TRUE(late.ok()) << late.error();
-  EXPECT_EQ(late->loss_plies(*m), 0) << "the move itself runs the clock out: a draw";
+  EXPECT_EQ(late->loss_plies(*m), 0) << "the move completes the tenth quiet turn: a draw";
   EXPECT_EQ(loss_by_play(*late, *m), 0);
+  const auto white = Comp472State{}.from_text("k3q/5/5/5/4K w - - 19 10");
+  ASSERT_TRUE(white.ok()) << white.error();
+  const auto w = white->parse_move("E1 E2");
+  ASSERT_TRUE(w.ok()) << w.error();
+  EXPECT_EQ(white->loss_plies(*w), 2) << "White's move completes no turn";
+  EXPECT_EQ(loss_by_play(*white, *w), 2);
 }
 
 TEST(MinichessHeuristics, E0) {

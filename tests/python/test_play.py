@@ -37,6 +37,26 @@ def test_checkers_black_moves_first():
     assert len(got.moves) == 6
 
 
+def test_max_turns_means_what_the_cli_means():
+    """COMP 472: max_turns is the game's m, a cap its rules know (RULES.md
+    §2: a draw when turn m is complete); elsewhere the referee's cap. The
+    same game as `duel play --max-turns`."""
+    got = duel.play("minichess-comp472", "alphabeta:depth=2", "alphabeta:depth=2", max_turns=2)
+    r = cli("play", "minichess-comp472", "--white", "alphabeta:depth=2", "--black",
+            "alphabeta:depth=2", "--max-turns", "2", "--json", "-q")
+    assert r.returncode == 0, r.stderr
+    want = json.loads(r.stdout)
+    d = got.to_dict()
+    for key in ("game", "final", "payoff", "ending", "reason"):
+        assert d[key] == want[key], key
+    assert got.moves == [m["move"] for m in want["moves"]]
+    assert len(got.moves) == 4 and got.ending == "rules" and got.payoff == 0
+    assert got.final_state.is_terminal()
+    with pytest.raises(ValueError) as e:
+        duel.play("minichess-comp472", "first", "first", max_turns=10001)
+    assert str(e.value) == "play(): max_turns=10001 is out of range 0..10000"
+
+
 def test_python_function_as_an_agent():
     seen = []
 

@@ -4,6 +4,7 @@
 #include <istream>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -18,15 +19,17 @@ class HumanAgent final : public Agent<S> {
 
   std::optional<typename S::Move> choose(const S& state, const MoveClock&) override {
     while (true) {
-      m_out << fmt::format("Player {} move (? lists moves, quit gives up)> ",
-                           number(state.to_move()))
+      // The side as the game names it: White, Black; Player 1, Player 2.
+      const std::string_view side = S::kSideNames[index(state.to_move())];
+      m_out << fmt::format("{} to move (? lists moves, quit or exit gives up)> ", side)
             << std::flush;
       std::string line;
       if (!std::getline(m_in, line)) {
-        m_out << "\nend of input: Player " << number(state.to_move()) << " gives up\n";
+        m_out << "\nend of input: " << side << " gives up\n";
         return std::nullopt;
       }
-      if (line == "quit" || line == "resign") return std::nullopt;
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // typed on Windows
+      if (line == "quit" || line == "exit" || line == "resign") return std::nullopt;
       if (line == "?" || line == "help") {
         typename S::Moves moves;
         state.actions(moves);

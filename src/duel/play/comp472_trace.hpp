@@ -139,6 +139,9 @@ template <class Rules>
     return fmt::format("the number of pieces has not changed for {} {}", limit,
                        turns ? (limit == 1 ? "turn" : "turns") : (limit == 1 ? "ply" : "plies"));
   }
+  if (s.ending() == mc::Ending::TurnCap) {
+    return fmt::format("the maximum number of turns, {}", s.max_turns());
+  }
   return std::string(mc::ending_text(s.ending()));
 }
 

@@ -157,7 +157,7 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     if (!move) {
       const std::string why = agent.failure();
       lose(mover, Ending::Abandoned,
-           fmt::format("Player {} ({}) gave up{}", number(mover), agent.name(),
+           fmt::format("{} ({}) gave up{}", S::kSideNames[index(mover)], agent.name(),
                        why.empty() ? "" : ": " + why));
       break;
     }
@@ -167,8 +167,9 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     bool ok = false;
     for (const auto& m : legal) ok = ok || m == *move;
     if (!ok) {
-      lose(mover, Ending::IllegalMove,
-           fmt::format("Player {} ({}) played an illegal move", number(mover), agent.name()));
+      lose(
+          mover, Ending::IllegalMove,
+          fmt::format("{} ({}) played an illegal move", S::kSideNames[index(mover)], agent.name()));
       break;
     }
     MoveRecord<S> rec{mover, *move, state.move_text(*move), took, std::nullopt};
@@ -178,8 +179,8 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     if (observe) observe(state, record.moves.back());
     if (clock.limit > 0 && took > clock.limit) {
       lose(mover, Ending::Timeout,
-           fmt::format("Player {} ({}) took {:.3f} s, over the {:.3f} s limit", number(mover),
-                       agent.name(), took, clock.limit));
+           fmt::format("{} ({}) took {:.3f} s, over the {:.3f} s limit",
+                       S::kSideNames[index(mover)], agent.name(), took, clock.limit));
       break;
     }
     // Step 4. Adjudication from the mover's reported score.
@@ -196,8 +197,9 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
       }
       if (adj.resign_count > 0 && lost_run[side] >= adj.resign_count) {
         lose(mover, Ending::Adjudicated,
-             fmt::format("Player {} ({}) resigns: its score was {} or worse for {} moves",
-                         number(mover), agent.name(), -adj.resign_score, adj.resign_count));
+             fmt::format("{} ({}) resigns: its score was {} or worse for {} moves",
+                         S::kSideNames[index(mover)], agent.name(), -adj.resign_score,
+                         adj.resign_count));
         break;
       }
       const int turns = static_cast<int>(record.moves.size()) / 2;

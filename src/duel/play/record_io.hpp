@@ -23,8 +23,9 @@ inline std::string describe(const agents::SearchReport& r) {
 
 template <class S>
 std::string result_line(const MatchRecord<S>& rec) {
-  return fmt::format("{} ({}), payoff {} for Player 1", rec.reason, ending_name(rec.ending),
-                     rec.payoff);
+  // The payoff from Player 1's view, the side named as the game names it.
+  return fmt::format("{} ({}), payoff {} for {}", rec.reason, ending_name(rec.ending), rec.payoff,
+                     S::kSideNames[0]);
 }
 
 template <class S>

@@ -1,6 +1,7 @@
 #include "duel/registry/games.hpp"
 
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -15,7 +16,7 @@ const std::vector<GameInfo>& game_list() {
       {"gardner", "gardner", "Gardner 5x5 minichess, standard chess rules (RULES.md 1a)"},
       {"gardner-cs3243", "gardner-cs3243:draw-plies=50",
        "Gardner 5x5 minichess, NUS CS3243 rules: no promotion, king capture (seed 000)"},
-      {"minichess-comp472", "minichess-comp472:max-turns=10",
+      {"minichess-comp472", "minichess-comp472:max-turns=100",
        "Concordia COMP 472 5x5 mini chess: no check rule, king capture (seed 004)"},
       {"checkers", "checkers:draw-plies=50",
        "English draughts / American checkers, Black moves first (seed 003, RULES.md 5)"},
@@ -54,6 +55,21 @@ Result<AnyGame> make_game(std::string_view spec_text, std::string_view text) {
         return AnyGame(std::move(*r));
       },
       *start);
+}
+
+Result<std::pair<AnyGame, bool>> with_max_turns(const AnyGame& state, long long max_turns) {
+  return std::visit(
+      [&](const auto& s) -> Result<std::pair<AnyGame, bool>> {
+        if constexpr (requires { s.with_max_turns(0); }) {
+          if (max_turns > 0) {
+            namespace mc = games::minichess;
+            if (auto e = out_of_range("max_turns", max_turns, 0, mc::kMaxTurnCap)) return fail(*e);
+            return std::pair{AnyGame(s.with_max_turns(static_cast<int>(max_turns))), true};
+          }
+        }
+        return std::pair{AnyGame(s), false};
+      },
+      state);
 }
 
 }  // namespace duel::registry

@@ -3,6 +3,7 @@
 // means one include and one line in each list below.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -46,5 +47,12 @@ struct GameInfo {
 
 // The start state, or the position `text` of that game (`--state`).
 [[nodiscard]] Result<AnyGame> make_game(std::string_view spec_text, std::string_view text);
+
+// A turn limit of M turns, as `--max-turns M` means it: in a game whose rules
+// cap its length (COMP 472's m), `state` with that cap and true; in the
+// others `state` unchanged and false (the match loop then draws the game
+// after M turns). An error when M is over the game's own cap's range.
+[[nodiscard]] Result<std::pair<AnyGame, bool>> with_max_turns(const AnyGame& state,
+                                                              long long max_turns);
 
 }  // namespace duel::registry

@@ -59,6 +59,7 @@ std::string_view ending_text(Ending e) noexcept {
     case Ending::KingCaptured: return "king captured";
     case Ending::NoMoves: return "no pseudo-legal move";
     case Ending::DrawClock: return "no progress for the draw limit";
+    case Ending::TurnCap: return "the maximum number of turns";
     case Ending::Repetition: return "threefold repetition";
   }
   return "?";
@@ -76,19 +77,33 @@ Result<State<Rules>> State<Rules>::from_spec(const Spec& spec) {
   if (spec.name() != kName) {
     return fail(fmt::format("{}: spec '{}' names the game '{}'", kName, spec.text(), spec.name()));
   }
-  if (auto error = spec.reject_unknown({Rules::kLimitKey})) return *error;
+  if constexpr (Rules::kTurnCapKey.empty()) {
+    if (auto error = spec.reject_unknown({Rules::kLimitKey})) return *error;
+  } else {
+    if (auto error = spec.reject_unknown({Rules::kTurnCapKey, Rules::kLimitKey})) return *error;
+  }
   const auto limit = spec.integer(Rules::kLimitKey, Rules::kLimitDefault, 1, Rules::kLimitMax);
   if (!limit) return fail(limit.error());
-  return from_fen(Rules::kStartFen, static_cast<int>(*limit));
+  int max_turns = 0;
+  if constexpr (!Rules::kTurnCapKey.empty()) {
+    const auto cap = spec.integer(Rules::kTurnCapKey, Rules::kTurnCapDefault, 0, kMaxTurnCap);
+    if (!cap) return fail(cap.error());
+    max_turns = static_cast<int>(*cap);
+  }
+  return from_fen(Rules::kStartFen, static_cast<int>(*limit), max_turns);
 }
 
 template <class Rules>
 std::string State<Rules>::spec() const {
+  if constexpr (!Rules::kTurnCapKey.empty()) {
+    return fmt::format("{}:{}={},{}={}", kName, Rules::kTurnCapKey, m_max_turns, Rules::kLimitKey,
+                       m_limit / Rules::kPliesPerLimitUnit);
+  }
   return fmt::format("{}:{}={}", kName, Rules::kLimitKey, m_limit / Rules::kPliesPerLimitUnit);
 }
 
 template <class Rules>
-Result<State<Rules>> State<Rules>::from_fen(std::string_view fen, int limit) {
+Result<State<Rules>> State<Rules>::from_fen(std::string_view fen, int limit, int max_turns) {
   const auto bad = [&](std::string_view why) {
     return fail(fmt::format("{}: FEN '{}': {}", kName, fen, why));
   };
@@ -98,8 +113,10 @@ Result<State<Rules>> State<Rules>::from_fen(std::string_view fen, int limit) {
     return bad("expected 2 to 6 fields like 'rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1'");
   }
   if (limit < 1 || limit > Rules::kLimitMax) return bad("draw limit out of range");
+  if (max_turns < 0 || max_turns > kMaxTurnCap) return bad("maximum number of turns out of range");
   State out{Blank{}};
   out.m_limit = static_cast<std::uint8_t>(limit * Rules::kPliesPerLimitUnit);
+  out.m_max_turns = static_cast<std::uint16_t>(Rules::kTurnCapKey.empty() ? 0 : max_turns);
   out.m_history_len = 0;
   out.m_repetitions = 0;
   out.m_repetition_distance = 0;
@@ -201,7 +218,7 @@ std::string State<Rules>::to_text() const {
 
 template <class Rules>
 Result<State<Rules>> State<Rules>::from_text(std::string_view text) const {
-  return from_fen(text, m_limit / Rules::kPliesPerLimitUnit);
+  return from_fen(text, m_limit / Rules::kPliesPerLimitUnit, m_max_turns);
 }
 
 std::string tuple_text(const Move& m) {
@@ -356,7 +373,12 @@ std::string State<Rules>::render() const {
   out += "  +-----------+\n    a b c d e\n";
   const std::string_view mover = kSideNames[index(m_pos.to_move())];
   const Ending e = ending();
-  if (e == Ending::None) {
+  if (e == Ending::None && Rules::kTurnEndRules) {
+    // COMP 472 counts turns, and has no check rule.
+    const std::string cap = m_max_turns > 0 ? fmt::format(" of {}", m_max_turns) : "";
+    out += fmt::format("{} to move (turn {}{}, {} of {} turns without a capture)\n", mover,
+                       m_pos.fullmove(), cap, m_pos.clock() / 2, m_limit / 2);
+  } else if (e == Ending::None) {
     out +=
         fmt::format("{} to move (move {}, {} of {} plies without progress){}\n", mover,
                     m_pos.fullmove(), m_pos.clock(), m_limit, m_pos.in_check() ? ", in check" : "");

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,6 +31,9 @@
 namespace duel::games::minichess {
 
 // How (and whether) a game has ended; the side to move is the one concerned.
+// The largest maximum number of turns a comp472 game may be given.
+inline constexpr int kMaxTurnCap = 10000;
+
 enum class Ending : std::uint8_t {
   None,
   Checkmate,     // gardner: in check, no legal move: the side to move loses
@@ -39,6 +43,7 @@ enum class Ending : std::uint8_t {
   KingCaptured,  // comp472: the side to move has no king: it loses
   NoMoves,       // cs3243, comp472: no pseudo-legal move at all: draw
   DrawClock,     // the progress clock reached the limit: draw
+  TurnCap,       // comp472: turn m is complete (the seed's maximum number of turns): draw
   Repetition,    // gardner: the position occurs for the third time: draw
 };
 [[nodiscard]] std::string_view ending_text(Ending e) noexcept;
@@ -93,19 +98,21 @@ class State {
   ~State() = default;
   [[nodiscard]] static Result<State> from_spec(const Spec& spec);
   [[nodiscard]] std::string spec() const;
-  // A position from FEN with the draw limit `limit` in the spec's unit.
+  // A position from FEN with the draw limit `limit` in the spec's unit and,
+  // in comp472, the game's length capped at `max_turns` turns (0: no cap).
   [[nodiscard]] static Result<State> from_fen(std::string_view fen,
-                                              int limit = Rules::kLimitDefault);
+                                              int limit = Rules::kLimitDefault,
+                                              int max_turns = Rules::kTurnCapDefault);
 
   // Step 1. The Game concept (AIMA names).
   [[nodiscard]] Player to_move() const noexcept { return m_pos.to_move(); }
   void actions(Moves& out) const noexcept;
   [[nodiscard]] State result(const Move& m) const noexcept;
   [[nodiscard]] bool is_terminal() const noexcept { return ending() != Ending::None; }
-  // No earlier position can recur and the draw clock is at zero: the future
-  // depends on the position alone (search::HasMemory).
+  // No earlier position can recur, the draw clock is at zero and no turn cap
+  // counts down: the future depends on the position alone (search::HasMemory).
   [[nodiscard]] bool memoryless() const noexcept {
-    return m_history_len == 0 && m_pos.clock() == 0;
+    return m_history_len == 0 && m_pos.clock() == 0 && m_max_turns == 0;
   }
   [[nodiscard]] Value utility() const noexcept;  // terminal only: ±1 or 0, White's view
   // No sequence of moves can end in a win for either side
@@ -149,7 +156,7 @@ class State {
       return 1;
     } else {
       if (m_pos.piece_on(m.to()) == Piece::King) return 0;
-      return m_pos.play(m).clock() >= m_limit ? 0 : 2;
+      return counted_out(m_pos.play(m)) != Ending::None ? 0 : 2;
     }
   }
   // Static exchange evaluation of a capture (search::HasExchange).
@@ -172,6 +179,16 @@ class State {
   // Step 4. Queries for heuristics, perft and tests.
   [[nodiscard]] const Position<Rules>& position() const noexcept { return m_pos; }
   [[nodiscard]] int draw_limit_plies() const noexcept { return m_limit; }
+  [[nodiscard]] int max_turns() const noexcept { return m_max_turns; }  // 0: no cap
+  // The same position with the game's length capped at `turns` (comp472's m;
+  // 0..kMaxTurnCap, 0 = none).
+  [[nodiscard]] State with_max_turns(int turns) const noexcept
+      requires(!Rules::kTurnCapKey.empty()) {
+    assert(turns >= 0 && turns <= kMaxTurnCap);
+    State out = *this;
+    out.m_max_turns = static_cast<std::uint16_t>(turns);
+    return out;
+  }
   // The draw clock on a heuristic's score (e2, e3, n1): the nearer the
   // limit, the less a lead is worth, so the side ahead makes progress (a
   // capture resets the clock). Division truncates towards zero: symmetric
@@ -193,9 +210,23 @@ class State {
  private:
   struct Blank {};
   explicit State(Blank) noexcept {}
+  // The draws that count (the progress clock, comp472's turn cap) in `p`:
+  // after every ply, or in comp472 only when a turn is complete (White to
+  // move). None when neither has run out.
+  [[nodiscard]] Ending counted_out(const Position<Rules>& p) const noexcept {
+    if constexpr (Rules::kTurnEndRules) {
+      if (p.to_move() != Player::First) return Ending::None;
+      if (p.clock() >= m_limit) return Ending::DrawClock;
+      if (m_max_turns > 0 && p.fullmove() > m_max_turns) return Ending::TurnCap;
+      return Ending::None;
+    } else {
+      return p.clock() >= m_limit ? Ending::DrawClock : Ending::None;
+    }
+  }
   void copy_from(const State& other) noexcept {
     m_pos = other.m_pos;
     m_limit = other.m_limit;
+    m_max_turns = other.m_max_turns;
     m_history_len = other.m_history_len;
     m_repetitions = other.m_repetitions;
     m_repetition_distance = other.m_repetition_distance;
@@ -204,6 +235,7 @@ class State {
 
   Position<Rules> m_pos;
   std::uint8_t m_limit = Rules::kLimitDefault * Rules::kPliesPerLimitUnit;
+  std::uint16_t m_max_turns = Rules::kTurnCapDefault;
   std::uint8_t m_history_len = 0;
   // repetitions(), counted once when the position is made: the end test and
   // the engine both ask at every node.
@@ -308,10 +340,10 @@ int State<Rules>::repetitions() const noexcept {
 
 template <class Rules>
 Ending State<Rules>::ending() const noexcept {
-  const bool clock_out = m_pos.clock() >= m_limit;
+  const Ending counted = counted_out(m_pos);
   if constexpr (Rules::kMoveRule == MoveRule::Legal) {
     if (!m_pos.has_safe_move()) return m_pos.in_check() ? Ending::Checkmate : Ending::Stalemate;
-    if (clock_out) return Ending::DrawClock;
+    if (counted != Ending::None) return counted;
     if (repetitions() >= 2) return Ending::Repetition;
   } else if constexpr (Rules::kMoveRule == MoveRule::SelfCheckLoses) {
     if (m_pos.exposed()) return Ending::ExposedKing;
@@ -322,11 +354,11 @@ Ending State<Rules>::ending() const noexcept {
     });
     if (!any) return Ending::NoMoves;
     if (!safe) return Ending::NoSafeMove;
-    if (clock_out) return Ending::DrawClock;
+    if (counted != Ending::None) return counted;
   } else {
     if (!m_pos.has_king(m_pos.to_move())) return Ending::KingCaptured;
     if (!m_pos.has_pseudo_move()) return Ending::NoMoves;
-    if (clock_out) return Ending::DrawClock;
+    if (counted != Ending::None) return counted;
   }
   return Ending::None;
 }
@@ -334,7 +366,7 @@ Ending State<Rules>::ending() const noexcept {
 template <class Rules>
 void State<Rules>::tactical_actions(Moves& out) const noexcept {
   out.clear();
-  if (m_pos.clock() >= m_limit) return;
+  if (counted_out(m_pos) != Ending::None) return;
   if constexpr (Rules::kMoveRule == MoveRule::Legal) {
     if (repetitions() >= 2) return;
     m_pos.template safe_moves<true>(out);
@@ -352,7 +384,7 @@ void State<Rules>::tactical_actions(Moves& out) const noexcept {
 template <class Rules>
 void State<Rules>::actions(Moves& out) const noexcept {
   out.clear();
-  if (m_pos.clock() >= m_limit) {
+  if (counted_out(m_pos) != Ending::None) {
     // Only a mate on the last ply of the clock still counts; there are then
     // no moves either way.
     return;
@@ -378,6 +410,7 @@ State<Rules> State<Rules>::result(const Move& m) const noexcept {
   State next{Blank{}};
   next.m_pos = m_pos.play(m);
   next.m_limit = m_limit;
+  next.m_max_turns = m_max_turns;
   if constexpr (Rules::kRepetition) {
     // After an irreversible move (the clock back at zero) no earlier
     // position can recur: the history stays empty.

@@ -50,6 +50,9 @@ struct Gardner {
   static constexpr int kLimitDefault = 100;  // plies (the 50-move rule)
   static constexpr int kLimitMax = kHistory;
   static constexpr int kPliesPerLimitUnit = 1;
+  static constexpr bool kTurnEndRules = false;         // the end is checked after every ply
+  static constexpr std::string_view kTurnCapKey = {};  // no cap on the game's length
+  static constexpr int kTurnCapDefault = 0;
   // RULES.md §1: standard pieces, rooks included.
   static constexpr bool kRooks = true;
 };
@@ -76,6 +79,9 @@ struct Cs3243 {
   static constexpr int kLimitDefault = 50;
   static constexpr int kLimitMax = 255;
   static constexpr int kPliesPerLimitUnit = 1;
+  static constexpr bool kTurnEndRules = false;
+  static constexpr std::string_view kTurnCapKey = {};
+  static constexpr int kTurnCapDefault = 0;
   static constexpr bool kRooks = true;
 };
 
@@ -91,16 +97,24 @@ struct Comp472 {
   static constexpr MoveRule kMoveRule = MoveRule::KingCapture;
   // RULES.md §2: "A side with no pseudo-legal move: draw".
   static constexpr Outcome kStalemate = Outcome::Draw;
-  // RULES.md §2: "Draw when the number of pieces has not changed for 10 turns
-  // (a turn = a White move and a Black move, so 20 plies)".
+  // RULES.md §2: "Draw when the number of pieces has not changed for 10
+  // complete turns"; "The 10 is the hand-out's fixed rule (a separate option
+  // may change it; its default stays 10)": the option is draw-turns.
   static constexpr bool kPawnMoveResetsClock = false;
   static constexpr bool kRepetition = false;  // RULES.md §2 names no repetition rule
   static constexpr int kHistory = 0;
-  // RULES.md §2: "option --max-turns (the seed's m), default 10".
-  static constexpr std::string_view kLimitKey = "max-turns";
+  static constexpr std::string_view kLimitKey = "draw-turns";
   static constexpr int kLimitDefault = 10;
   static constexpr int kLimitMax = 127;
   static constexpr int kPliesPerLimitUnit = 2;
+  // RULES.md §2: "End-of-game rules are checked when a turn is complete
+  // (after Black's move), except a king capture, which ends the game at once".
+  static constexpr bool kTurnEndRules = true;
+  // RULES.md §2: "`m`, the seed's maximum number of turns (`--max-turns`),
+  // caps the length of the game: when turn m is complete and no one has won,
+  // the game is a draw. Default 100."
+  static constexpr std::string_view kTurnCapKey = "max-turns";
+  static constexpr int kTurnCapDefault = 100;
   // RULES.md §2 lists no rook (and Fairy-Stockfish's `comp472` defines none).
   static constexpr bool kRooks = false;
 };

@@ -5,6 +5,7 @@ tests/python/data/cs3243/."""
 import importlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 import time
@@ -278,10 +279,81 @@ def test_grader_failures_of_a_function():
     r = grader.grade_agent(suicidal, games=1, opponents=first)
     g = r.results[0].games[0]
     assert g.outcome == "loss" and "left its own king attacked" in g.reason, g
-    r = grader.grade_agent(hangs, games=2, opponents=first, hang=0.2)
+    r = grader.grade_agent(hangs, games=2, opponents=first, hang=0.2, time_limit=0)
     reasons = [g.reason for g in r.results[0].games]
-    assert "did not return within 0.2 s" in reasons[0]
-    assert "never returned" in reasons[1]
+    # Each game's call is killed at its deadline; the next game starts afresh.
+    assert reasons == ["studentAgent did not return within 0.2 s (killed)"] * 2, reasons
+
+
+def test_a_hung_file_loses_that_game_and_the_grader_goes_on(tmp_path):
+    """A call that sleeps far past the limit is killed (the process, not a thread):
+    that game is lost with its reason, every other game is played, and the grader's
+    own output is intact."""
+    f = tmp_path / "AB.py"
+    f.write_text(
+        "import random, time\n"
+        "def studentAgent(gameboard):\n"
+        "    first = all(gameboard.get((f, 1)) == ('Pawn', 'White') for f in 'abcde')\n"
+        "    if first and random.random() < 0.3:\n"
+        "        time.sleep(45)\n"
+        "    for (f, r), (piece, colour) in sorted(gameboard.items()):\n"
+        "        if colour == 'White' and piece == 'Pawn' and (f, r + 1) not in gameboard:\n"
+        "            return ((f, r), (f, r + 1))\n"
+        "    raise RuntimeError('no pawn move')\n")
+    start = time.monotonic()
+    r = grade_cli("grade", f, "--json", "--games", "4", "--opponent", "first", timeout=120)
+    took = time.monotonic() - start
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    games = d["opponents"][0]["games"]
+    assert len(games) == 4
+    killed = [g for g in games if "did not return within" in g["reason"]]
+    # Games 2 and 4 hang: random.seed(1) and (3) draw 0.13 and 0.24 first
+    # (the grader seeds game i with seed * 1000 + i).
+    assert [g["index"] for g in killed] == [1, 3], games
+    assert all(g["outcome"] == "loss" for g in killed), games
+    assert all(g["outcome"] == "win" or "did not return" not in g["reason"]
+               for g in games if g not in killed)
+    assert took < 60, took  # killed at the limit and a second, not after 45 s
+
+
+def test_prints_are_blocked_at_the_file_descriptor(tmp_path):
+    f = tmp_path / "AB.py"
+    f.write_text(
+        "import os, sys\n"
+        "os.write(1, b'LOUD fd 1\\n')\n"
+        "def studentAgent(gameboard):\n"
+        "    print('LOUD print')\n"
+        "    os.write(1, b'LOUD fd 1\\n')\n"
+        "    os.write(2, b'LOUD fd 2\\n')\n"
+        "    return (('a', 1), ('a', 2))\n")
+    r = grade_cli("grade", f, "--games", "1", "--opponent", "first", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "LOUD" not in r.stdout and "LOUD" not in r.stderr, (r.stdout, r.stderr)
+    assert "total" in r.stdout
+
+
+def test_the_same_seed_gives_the_same_marks_whatever_pythonhashseed(tmp_path):
+    """A student's choice that follows a set's order (which PYTHONHASHSEED decides)
+    repeats: the child interpreter's hash seed is fixed."""
+    f = tmp_path / "AB.py"
+    f.write_text(
+        "def studentAgent(gameboard):\n"
+        "    moves = set()\n"
+        "    for (f, r), (piece, colour) in gameboard.items():\n"
+        "        if colour == 'White' and piece == 'Pawn' and (f, r + 1) not in gameboard:\n"
+        "            moves.add(str((f, r)))\n"
+        "    f, r = eval(next(iter(moves)))\n"
+        "    return ((f, r), (f, r + 1))\n")
+    runs = []
+    for hash_seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        r = subprocess.run([sys.executable, "-m", "duel.cs3243", "grade", str(f), "--json",
+                            "--games", "2", "--opponent", "random", "--seed", "5"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+        assert r.returncode == 0, r.stderr
+        runs.append([g["moves"] for o in json.loads(r.stdout)["opponents"] for g in o["games"]])
+    assert runs[0] == runs[1] == runs[2]
 
 
 def test_rubric_marks():

@@ -23,14 +23,22 @@ How a game goes (the choices where the hand-out is silent are marked):
   names no per-move figure (its CodePost limit is 30 s for a whole
   submission, and local grading compares times with "our solution's
   benchmark" plus buffers), so RULES.md §1b's "within a second a move"
-  stands in. A call still running after ``HANG_SECONDS`` is abandoned: that
-  game and the rest are lost (Python cannot stop a running function).
-- Whatever the student's code prints is swallowed, as the hand-out's
+  stands in.
+- The student's code runs in a child process (``_child.py``), never in the
+  grader's: a call still running at the time limit and a second (at
+  ``HANG_SECONDS`` without a limit) is killed with everything it started,
+  that game is lost with the reason, and the next game starts a fresh
+  child. Otherwise the module stays imported from game to game.
+- Whatever the student's code prints goes nowhere, at the file-descriptor
+  level (the child's fds 0, 1 and 2 are /dev/null), as the hand-out's
   autograder "disabled any printing".
 - Seeds: game ``i`` (from 0) against an opponent is played with
-  ``duel.play(seed=seed * 1000 + i)`` and Python's ``random`` seeded the
-  same way before it, so a run with the same ``--seed`` is the same run
-  (up to the student's and the engine's timing).
+  ``duel.play(seed=seed * 1000 + i)`` and the child's ``random`` seeded the
+  same way before it; a file runs in an interpreter with ``PYTHONHASHSEED``
+  fixed (``PYTHON_HASH_SEED``), so a choice that follows a set's order
+  repeats too. A run with the same ``--seed`` is the same run (up to the
+  student's and the engine's timing). A function given to ``grade_agent``
+  runs in a fork of the caller, with the caller's hash seed.
 """
 
 from __future__ import annotations
@@ -39,16 +47,19 @@ import contextlib
 import dataclasses
 import importlib.util
 import io
+import json
+import os
 import pathlib
-import random
-import threading
+import select
+import signal
+import subprocess
+import sys
 import time
-import traceback
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import duel
 
-from . import COLOURS, GAME_SPEC, TIME_LIMIT, state_to_gameboard, tuple_to_move
+from . import COLOURS, GAME_SPEC, TIME_LIMIT, _child, state_to_gameboard, tuple_to_move
 
 __all__ = [
     "HANG_SECONDS",
@@ -93,8 +104,14 @@ OPPONENTS: Tuple[Opponent, ...] = (
 )
 
 #: Seconds after which a call to the student's function that has not returned
-#: is abandoned (the grader goes on; that game and the later ones are lost).
+#: is killed when there is no time limit (with one, at the limit and a second's
+#: grace), and the longest an import may take: that game is lost, the next one
+#: starts in a fresh process.
 HANG_SECONDS = 30.0
+
+#: The hash seed of the child interpreter a student's file runs in, so that
+#: the order of a set (and a choice made from it) is the same in every run.
+PYTHON_HASH_SEED = "0"
 
 
 class StudentFileError(ValueError):
@@ -283,79 +300,173 @@ def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., obj
     return agent, ""
 
 
-def _exception_text(e: BaseException, path: Optional[pathlib.Path] = None) -> str:
-    """'ValueError: message (AB.py line 12)' in one line: the last frame in the
-    student's file, when there is one."""
-    message = " ".join(str(e).split())
-    text = type(e).__name__ + (f": {message}" if message else "")
-    if len(text) > 200:
-        text = text[:197] + "..."
-    frames = traceback.extract_tb(e.__traceback__)
-    if path is not None:
-        resolved = str(path.resolve())
-        frames = [f for f in frames if f.filename == resolved or f.filename == str(path)]
-    if frames:
-        text += f" ({pathlib.Path(frames[-1].filename).name} line {frames[-1].lineno})"
-    return text
+_exception_text = _child.exception_text
+
+
+class _Child:
+    """A child process running the student's function (``_child.py``): started
+    for the first game, killed (with everything it started) when a call passes
+    its deadline, and started again for the next game; ended after the last."""
+
+    def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
+                 deadline: float) -> None:
+        r1, w1 = os.pipe()
+        r2, w2 = os.pipe()
+        self.pid = 0
+        self.proc: Optional[subprocess.Popen] = None
+        if agent is None and path is not None:
+            # A file: a fresh interpreter with a fixed hash seed, its fds 0-2 /dev/null.
+            env = dict(os.environ, PYTHONHASHSEED=PYTHON_HASH_SEED)
+            self.proc = subprocess.Popen(
+                [sys.executable, str(pathlib.Path(__file__).with_name("_child.py")),
+                 str(path.resolve()), str(r1), str(w2)],
+                pass_fds=(r1, w2), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=env, cwd=str(path.resolve().parent),
+                start_new_session=True)
+            self.pid = self.proc.pid
+        else:
+            # A function: a fork of this process (its hash seed is this one's).
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child
+                try:
+                    os.setsid()
+                    os.close(w1)
+                    os.close(r2)
+                    null = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null, fd)
+                    _child.serve(agent, "", r1, w2, path)
+                finally:
+                    os._exit(0)
+            self.pid = pid
+        os.close(r1)
+        os.close(w2)
+        self.write = os.fdopen(w1, "w", encoding="utf-8", buffering=1)
+        self.read_fd = r2
+        self.buffer = b""
+        self.deadline = deadline
+        self.ready = self.receive(HANG_SECONDS)
+
+    def receive(self, seconds: float) -> Optional[dict]:
+        """The child's next message, or None when it has not come within `seconds`
+        (or the child died)."""
+        end = time.monotonic() + seconds
+        while b"\n" not in self.buffer:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.read_fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(self.read_fd, 65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return None
+
+    def ask(self, request: dict, seconds: float) -> Optional[dict]:
+        """One request and its answer; None when there was none in time."""
+        try:
+            self.write.write(json.dumps(request) + "\n")
+            self.write.flush()
+        except OSError:
+            return None
+        return self.receive(seconds)
+
+    def kill(self) -> None:
+        """Ends the child and its whole session; waits for it."""
+        with contextlib.suppress(OSError):
+            self.write.close()
+        with contextlib.suppress(OSError):
+            os.close(self.read_fd)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait()
+        else:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
 
 
 class _Student:
     """The student's function as a duel.play agent: gameboard in, tuple out, every
-    failure turned into a recorded reason and a lost game."""
+    failure turned into a recorded reason and a lost game. The function runs in a
+    child process (``_Child``)."""
 
-    def __init__(self, agent: Callable[..., object], path: Optional[pathlib.Path],
+    def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
                  time_limit: float, hang: float) -> None:
         self.agent = agent
         self.path = path
         self.time_limit = time_limit
-        self.hang = hang
-        self.hung = ""  # set once a call never returned: every later game is lost
+        # A call is killed at the time limit and a second's grace (the call lost
+        # either way), or at `hang` seconds when there is no limit.
+        self.hang = min(hang, time_limit + 1.0) if time_limit > 0 else hang
+        self.child: Optional[_Child] = None
+        self.import_error = ""
         self.reason = ""
         self.seconds = 0.0
         self.slowest = 0.0
 
-    def new_game(self) -> None:
-        """Forgets the previous game's failure and times."""
+    def new_game(self, seed: int) -> None:
+        """The next game: the child (started if there is none: the first game, or
+        the last call was killed) with its `random` seeded with `seed`; forgets
+        the previous game's failure and times. The student's module stays
+        imported from game to game, as in one interpreter."""
         self.reason, self.seconds, self.slowest = "", 0.0, 0.0
+        if self.child is not None:
+            if self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS) is not None:
+                return
+            self.end_game()
+        self.import_error = ""
+        self.child = _Child(self.agent, self.path, self.hang)
+        ready = self.child.ready
+        if ready is None:
+            self.import_error = (f"importing {self.path.name if self.path else 'the agent'}"
+                                 f" did not finish within {HANG_SECONDS:g} s")
+        elif "import_error" in ready or "no_agent" in ready:
+            self.import_error = str(ready.get("import_error") or ready.get("no_agent"))
+        elif self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS) is None:
+            self.import_error = "the agent's process did not answer"
 
-    def _call(self, board: Dict[Tuple[str, int], Tuple[str, str]]) -> Tuple[object, Optional[BaseException], bool]:
-        """Calls the student's function on a thread: (answer, exception, returned)."""
-        out: List[object] = [None, None]
-
-        def run() -> None:
-            sink = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-                    out[0] = self.agent(board)
-            except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
-                out[1] = e
-
-        t = threading.Thread(target=run, name="studentAgent", daemon=True)
-        t.start()
-        t.join(self.hang)
-        exc = out[1] if isinstance(out[1], BaseException) else None
-        return out[0], exc, not t.is_alive()
+    def end_game(self) -> None:
+        """Kills the game's child, if any."""
+        if self.child is not None:
+            self.child.kill()
+            self.child = None
 
     def __call__(self, state: duel.State) -> Optional[str]:
-        if self.hung:
-            self.reason = self.hung
+        if self.import_error or self.child is None:
+            self.reason = self.import_error or "the agent's process is gone"
             return None
-        board = state_to_gameboard(state)
+        board = [[f, r, piece, colour]
+                 for (f, r), (piece, colour) in state_to_gameboard(state).items()]
         start = time.perf_counter()
-        answer, exc, returned = self._call(board)
+        reply = self.child.ask({"op": "move", "board": board}, self.hang)
         took = time.perf_counter() - start
+        if reply is not None:
+            took = float(reply.get("seconds", took))
         self.seconds += took
         self.slowest = max(self.slowest, took)
-        if not returned:
-            self.hung = f"an earlier call to studentAgent never returned (over {self.hang:g} s)"
-            self.reason = f"studentAgent did not return within {self.hang:g} s (abandoned)"
+        if reply is None:
+            self.end_game()  # killed: the next game starts a fresh one
+            self.reason = f"studentAgent did not return within {self.hang:g} s (killed)"
             return None
-        if exc is not None:
-            self.reason = f"studentAgent raised {_exception_text(exc, self.path)}"
+        if "raised" in reply:
+            self.reason = f"studentAgent raised {reply['raised']}"
+            return None
+        if "garbage" in reply:
+            self.reason = f"studentAgent returned garbage: {reply['garbage']}"
             return None
         if self.time_limit > 0 and took > self.time_limit:
             self.reason = f"studentAgent took {took:.2f} s, over the {self.time_limit:g} s limit"
             return None
+        answer = _tuples(reply.get("answer"))
         try:
             move = tuple_to_move(answer)
         except ValueError as e:
@@ -370,6 +481,13 @@ class _Student:
             self.reason = f"studentAgent returned {answer!r}, an illegal move: {why}"
             return None
         return move
+
+
+def _tuples(x: object) -> object:
+    """The child's lists back as the tuples the student returned."""
+    if isinstance(x, list):
+        return tuple(_tuples(v) for v in x)
+    return x
 
 
 def _rules_reason(match: duel.MatchResult) -> str:
@@ -390,7 +508,7 @@ def _rules_reason(match: duel.MatchResult) -> str:
 
 
 def grade_agent(
-    agent: Callable[..., object],
+    agent: Optional[Callable[..., object]],
     *,
     games: int = 10,
     seed: int = 0,
@@ -415,45 +533,51 @@ def grade_agent(
     student = _Student(agent, path, time_limit, hang)
     student.__name__ = "studentAgent"  # type: ignore[attr-defined]  # duel.play's name for it
     results = []
-    for opp in opponents:
-        records: List[GameRecord] = []
-        for i in range(games):
-            game_seed = seed * 1000 + i
-            if import_error:
-                record = GameRecord(opp.spec, i, "loss", import_error, [], 0.0, 0.0)
-            else:
-                student.new_game()
-                random.seed(game_seed)
-                match = duel.play(GAME_SPEC, student, opp.spec, seed=game_seed)
-                if match.winner == 1:
-                    outcome = "win"
-                elif match.winner is None:
-                    outcome = "draw"
+    try:
+        for opp in opponents:
+            records: List[GameRecord] = []
+            for i in range(games):
+                game_seed = seed * 1000 + i
+                if import_error:
+                    record = GameRecord(opp.spec, i, "loss", import_error, [], 0.0, 0.0)
                 else:
-                    outcome = "loss"
-                reason = student.reason or _rules_reason(match)
-                record = GameRecord(opp.spec, i, outcome, reason, list(match.moves),
-                                    round(student.seconds, 3), round(student.slowest, 3))
-            records.append(record)
-            if on_game is not None:
-                on_game(record)
-        results.append(OpponentResult(opp, records))
+                    student.new_game(game_seed)
+                    match = duel.play(GAME_SPEC, student, opp.spec, seed=game_seed)
+                    if match.winner == 1:
+                        outcome = "win"
+                    elif match.winner is None:
+                        outcome = "draw"
+                    else:
+                        outcome = "loss"
+                    reason = student.reason or _rules_reason(match)
+                    record = GameRecord(opp.spec, i, outcome, reason, list(match.moves),
+                                        round(student.seconds, 3), round(student.slowest, 3))
+                records.append(record)
+                if on_game is not None:
+                    on_game(record)
+            results.append(OpponentResult(opp, records))
+    finally:
+        student.end_game()  # the child and all it started
     return GradeResult(name or getattr(agent, "__name__", "studentAgent"), games, time_limit,
                        seed, results)
 
 
 def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
-    """Loads the student's file (load_student) and grades its studentAgent (grade_agent,
-    with `options`). A file whose import raises loses every game with that reason.
+    """Grades the studentAgent of the student's file (grade_agent, with `options`), run
+    in a child interpreter with a fixed hash seed, one a game. A file whose import
+    raises loses every game with that reason.
 
     Raises StudentFileError (a ValueError) when the file is missing or has no
     studentAgent.
     """
     p = pathlib.Path(path)
-    agent, error = load_student(p)
-    if agent is None:
-        def agent(gameboard: Mapping[Tuple[str, int], Tuple[str, str]]) -> object:
-            raise RuntimeError(error)
-    return grade_agent(agent, name=str(p), path=p, import_error=error,
-                       **options)  # type: ignore[arg-type]
-
+    if not p.exists():
+        raise StudentFileError(f"{p}: no such file")
+    if not p.is_file():
+        raise StudentFileError(f"{p}: not a file")
+    probe = _Child(None, p, HANG_SECONDS)
+    ready = probe.ready
+    probe.kill()
+    if ready is not None and "no_agent" in ready:
+        raise StudentFileError(f"{p}: {ready['no_agent']}")
+    return grade_agent(None, name=str(p), path=p, **options)  # type: ignore[arg-type]

@@ -1,0 +1,126 @@
+"""The child process in which the grader runs a student's studentAgent.
+
+Why a process: a student's call that never returns (``time.sleep(45)``, an
+endless loop) cannot be stopped inside the grader's own interpreter; in a
+child it is killed at its deadline and the grader goes on. The child also
+keeps the student's printing away from the grader at the file-descriptor
+level (its fds 0, 1 and 2 are /dev/null) and, started as a script, runs
+with a fixed ``PYTHONHASHSEED`` so set-ordered choices repeat from run to
+run.
+
+The protocol, one JSON document a line, on two pipes the parent passes:
+the child first says ``{"ready": true}``, ``{"import_error": TEXT}`` (the
+import raised) or ``{"no_agent": TEXT}`` (the file has no studentAgent);
+then each request gets one answer:
+
+- ``{"op": "seed", "seed": N}`` -> ``{"ok": true}`` (``random.seed(N)``);
+- ``{"op": "move", "board": [[file, row, piece, colour], ...]}`` ->
+  ``{"answer": A, "seconds": S}``, ``{"garbage": REPR, "seconds": S}`` (an
+  answer that is not made of tuples, lists, text and numbers) or
+  ``{"raised": TEXT, "seconds": S}``.
+
+Standard library only: started as a script, it imports nothing of Duel's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import random
+import sys
+import time
+import traceback
+from typing import Callable, Optional, Tuple
+
+
+def exception_text(e: BaseException, path: Optional[pathlib.Path] = None) -> str:
+    """'ValueError: message (AB.py line 12)' in one line: the last frame in the
+    student's file, when there is one."""
+    message = " ".join(str(e).split())
+    text = type(e).__name__ + (f": {message}" if message else "")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    frames = traceback.extract_tb(e.__traceback__)
+    if path is not None:
+        resolved = str(path.resolve())
+        frames = [f for f in frames if f.filename in (resolved, str(path))]
+    if frames:
+        text += f" ({pathlib.Path(frames[-1].filename).name} line {frames[-1].lineno})"
+    return text
+
+
+def import_student(path: pathlib.Path) -> Tuple[Optional[Callable[..., object]], str, bool]:
+    """(studentAgent, "", False) or (None, why it cannot be called, whether the
+    file lacks the function: it cannot be graded at all)."""
+    spec = importlib.util.spec_from_file_location("_duel_cs3243_student", path)
+    if spec is None or spec.loader is None:
+        return None, "not a Python file", True
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+        return None, f"importing {path.name} raised {exception_text(e, path)}", False
+    agent = getattr(module, "studentAgent", None)
+    if agent is None:
+        return None, "defines no studentAgent(gameboard)", True
+    if not callable(agent):
+        return None, "studentAgent is not a function", True
+    return agent, "", False
+
+
+def _plain(x: object) -> object:
+    """The answer as JSON can carry it (tuples become lists); TypeError otherwise."""
+    if isinstance(x, (tuple, list)):
+        return [_plain(v) for v in x]
+    if x is None or isinstance(x, (str, int, float, bool)):
+        return x
+    raise TypeError(type(x).__name__)
+
+
+def serve(agent: Optional[Callable[..., object]], import_error: str, read_fd: int,
+          write_fd: int, path: Optional[pathlib.Path], no_agent: bool = False) -> None:
+    """Answers the parent's requests until it closes the pipe."""
+    out = os.fdopen(write_fd, "w", encoding="utf-8", buffering=1)
+    inp = os.fdopen(read_fd, "r", encoding="utf-8")
+
+    def say(message: dict) -> None:
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    if agent is None:
+        say({"no_agent" if no_agent else "import_error": import_error})
+        return
+    say({"ready": True})
+    for line in inp:
+        request = json.loads(line)
+        if request.get("op") == "seed":
+            random.seed(request["seed"])
+            say({"ok": True})
+            continue
+        board = {(f, r): (piece, colour) for f, r, piece, colour in request["board"]}
+        start = time.perf_counter()
+        try:
+            answer = agent(board)
+        except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+            say({"raised": exception_text(e, path), "seconds": time.perf_counter() - start})
+            continue
+        seconds = time.perf_counter() - start
+        try:
+            say({"answer": _plain(answer), "seconds": seconds})
+        except (TypeError, ValueError):
+            say({"garbage": repr(answer)[:200], "seconds": seconds})
+
+
+def main() -> None:
+    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD``."""
+    path = pathlib.Path(sys.argv[1])
+    read_fd, write_fd = int(sys.argv[2]), int(sys.argv[3])
+    sys.path.insert(0, str(path.parent))  # the student's own modules beside the file
+    agent, error, no_agent = import_student(path)
+    serve(agent, error, read_fd, write_fd, path, no_agent)
+
+
+if __name__ == "__main__":
+    main()

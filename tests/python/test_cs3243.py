@@ -243,7 +243,10 @@ def test_grader_on_the_engine_full_run():
     for spec in ("first", "random", "greedy", "smart", "minimax4"):
         row = next(line for line in lines if line.startswith(spec + " "))
         assert " 10   0   0 " in row and "pass" in row, row
-    assert lines[-1].startswith("total") and lines[-1].endswith("10.00/10"), r.stdout
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.endswith("10.00/10"), r.stdout
+    # The adapter is Duel's, which the hand-out's allowed libraries do not list.
+    assert lines[-1].startswith("Note: imports outside the hand-out's allowed libraries: duel.cs3243"), r.stdout
     assert "Games lost" not in r.stdout
 
 
@@ -272,7 +275,7 @@ def test_grader_failures_of_a_function():
     r = grader.grade_agent(illegal, games=1, opponents=first)
     assert r.results[0].games[0].reason == (
         "studentAgent returned (('a', 0), ('a', 4)), an illegal move: "
-        "move 'a1a5': a rook on a1 cannot move to a5")
+        "move (('a', 0), ('a', 4)): a rook on ('a', 0) cannot move to ('a', 4)")
     r = grader.grade_agent(slow, games=1, opponents=first, time_limit=0.1)
     assert "over the 0.1 s limit" in r.results[0].games[0].reason
     assert r.marks == 0 and r.max_marks == 1
@@ -400,3 +403,47 @@ def test_grader_bad_input(args, message):
     assert r.stdout == ""
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), r.stderr
+
+
+def test_the_handouts_environment(tmp_path):
+    """sys.argv[1] names a readable configuration file (the template opens it);
+    imports outside the hand-out's allowed list are reported; `| head` is quiet."""
+    f = tmp_path / "AB.py"
+    f.write_text(
+        "import sys\n"
+        "import json\n"
+        "from os import path\n"
+        "CONFIG = open(sys.argv[1]).read()\n"
+        "def studentAgent(gameboard):\n"
+        "    assert 'Rows:5' in open(sys.argv[1]).read()\n"
+        "    return (('a', 1), ('a', 2))\n")
+    d = graded_json(f, "--games", "1", "--opponent", "first")
+    assert "raised" not in json.dumps(d), d
+    assert d["notes"] == [
+        "imports outside the hand-out's allowed libraries: json (line 2), os (line 3)"]
+    r = subprocess.run(f"'{sys.executable}' -m duel.cs3243 grade '{f}' --games 1 | head -1",
+                       shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.startswith("CS3243 Project 3"), r.stdout
+
+
+def test_the_adapter_takes_a_king_left_attacked():
+    """RULES.md §1b (the hand-out's Figures 8-10): Black's last move left its king
+    attacked, so White takes it instead of the adapter raising."""
+    # The pawn on d3, the knight on c3 and the rook on a4 all attack the king
+    # on e4: the least valuable attacker takes it.
+    board = {("e", 0): ("King", "White"), ("a", 4): ("Rook", "White"),
+             ("c", 3): ("Knight", "White"), ("e", 4): ("King", "Black"),
+             ("d", 3): ("Pawn", "White")}
+    assert cs.king_capture(board) == (("d", 3), ("e", 4))
+    assert cs.studentAgent(board) == (("d", 3), ("e", 4))
+    del board[("d", 3)]
+    assert cs.studentAgent(board) == (("c", 3), ("e", 4))
+    del board[("c", 3)]
+    assert cs.studentAgent(board) == (("a", 4), ("e", 4))
+    # Not attacked: no capture, the engine moves.
+    quiet = {("e", 0): ("King", "White"), ("a", 0): ("Rook", "White"), ("c", 4): ("King", "Black")}
+    assert cs.king_capture(quiet) is None
+    move = cs.studentAgent(quiet)
+    state = cs.gameboard_to_state(quiet)
+    assert cs.tuple_to_move(move) in state.actions()

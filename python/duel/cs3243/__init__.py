@@ -51,6 +51,7 @@ __all__ = [
     "gameboard_to_state",
     "move_to_tuple",
     "state_to_gameboard",
+    "king_capture",
     "studentAgent",
     "tuple_to_move",
 ]
@@ -250,18 +251,74 @@ def _continue_from(state: duel.State) -> duel.State:
     return state
 
 
+_STEPS = {
+    "Knight": ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)),
+    "King": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)),
+}
+_SLIDES = {
+    "Rook": ((1, 0), (-1, 0), (0, 1), (0, -1)),
+    "Bishop": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+    "Queen": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)),
+}
+_VALUE = {"Pawn": 1, "Knight": 3, "Bishop": 3, "Rook": 5, "Queen": 9, "King": 100}
+
+
+def king_capture(gameboard: Mapping[Square, Tuple[str, str]], colour: str = "White") -> Optional[Move]:
+    """The move of `colour` that takes the enemy king, when the enemy left it attacked
+    (RULES.md §1b: the hand-out's Figures 8-10, a king capture), by the least valuable
+    attacker; None when the king is not attacked (or there is none)."""
+    enemy = COLOURS[1 - COLOURS.index(colour)]
+    king = next((sq for sq, p in gameboard.items() if tuple(p) == ("King", enemy)), None)
+    if king is None:
+        return None
+    kf, kr = FILES.index(king[0]), king[1]
+    forward = 1 if colour == "White" else -1
+    best: Optional[Tuple[int, Move]] = None
+    for (f, r), (piece, side) in gameboard.items():
+        if side != colour:
+            continue
+        x, y = FILES.index(f), r
+        dx, dy = kf - x, kr - y
+        hits = False
+        if piece == "Pawn":
+            hits = dy == forward and abs(dx) == 1
+        elif piece in _STEPS:
+            hits = (dx, dy) in _STEPS[piece]
+        else:
+            for sx, sy in _SLIDES[piece]:
+                cx, cy = x + sx, y + sy
+                while 0 <= cx < 5 and 0 <= cy < 5:
+                    if (cx, cy) == (kf, kr):
+                        hits = True
+                        break
+                    if (FILES[cx], cy) in gameboard:
+                        break
+                    cx, cy = cx + sx, cy + sy
+                if hits:
+                    break
+        if hits and (best is None or _VALUE[piece] < best[0]):
+            best = (_VALUE[piece], ((f, r), king))
+    return best[1] if best else None
+
+
 def studentAgent(gameboard: Mapping[Square, Tuple[str, str]]) -> Move:  # noqa: N802 (the hand-out's name)
     """White's move on a hand-out gameboard, chosen by Duel's engine in MOVE_TIME seconds:
     ``((x1, y1), (x2, y2))``, e.g. (('b', 0), ('c', 2)) for b1c3.
 
-    White is to move (the hand-out's student plays White). The engine searches the
-    gardner-cs3243 position (RULES.md §1b) with ``duel.search(algo="engine")``.
+    White is to move (the hand-out's student plays White). When Black's king is
+    attacked (Black's last move left it so), the move takes it (RULES.md §1b,
+    king capture). Otherwise the engine searches the gardner-cs3243 position with
+    ``duel.search(algo="engine")``.
     Raises ValueError with a one-line message when the gameboard is not a position or
     White has no move (the game is over).
     """
     global _last_after
     state = _continue_from(gameboard_to_state(gameboard))
     if state.is_terminal():
+        capture = king_capture(gameboard)
+        if capture is not None:
+            # RULES.md §1b (Figures 8-10): Black left its king attacked; take it.
+            return capture
         raise ValueError(f"the game is over, White has no move: {state.text}")
     result = duel.search(state, time=MOVE_TIME, algo="engine", hash=_HASH_MB)
     move = result.move if result.move is not None else state.actions()[0]

@@ -114,9 +114,12 @@ def serve(agent: Optional[Callable[..., object]], import_error: str, read_fd: in
 
 
 def main() -> None:
-    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD``."""
+    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD CONFIG_FILE``: the student's
+    code sees ``sys.argv == [STUDENT_FILE, CONFIG_FILE]``, as the hand-out's template
+    expects."""
     path = pathlib.Path(sys.argv[1])
     read_fd, write_fd = int(sys.argv[2]), int(sys.argv[3])
+    sys.argv = [str(path), sys.argv[4] if len(sys.argv) > 4 else ""]
     sys.path.insert(0, str(path.parent))  # the student's own modules beside the file
     agent, error, no_agent = import_student(path)
     serve(agent, error, read_fd, write_fd, path, no_agent)

@@ -43,6 +43,7 @@ How a game goes (the choices where the hand-out is silent are marked):
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import importlib.util
@@ -50,10 +51,12 @@ import io
 import json
 import os
 import pathlib
+import re
 import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -62,14 +65,18 @@ import duel
 from . import COLOURS, GAME_SPEC, TIME_LIMIT, _child, state_to_gameboard, tuple_to_move
 
 __all__ = [
+    "ALLOWED_IMPORTS",
+    "CONFIG_TEXT",
     "HANG_SECONDS",
     "OPPONENTS",
+    "PYTHON_HASH_SEED",
     "GameRecord",
     "GradeResult",
     "Opponent",
     "OpponentResult",
     "StudentFileError",
     "grade_agent",
+    "foreign_imports",
     "grade_file",
     "load_student",
 ]
@@ -112,6 +119,18 @@ HANG_SECONDS = 30.0
 #: The hash seed of the child interpreter a student's file runs in, so that
 #: the order of a set (and a choice made from it) is the same in every run.
 PYTHON_HASH_SEED = "0"
+
+#: The configuration file whose name the student's code finds in sys.argv[1]
+#: (the hand-out's template opens it; its contents are "fixed at all times" and
+#: not given, so this is Duel's: the board's size and the start position).
+CONFIG_TEXT = """Rows:5
+Cols:5
+Pieces (piece, colour, square; row 0 is White's back rank):
+Rook,White,a0 Knight,White,b0 Bishop,White,c0 Queen,White,d0 King,White,e0
+Pawn,White,a1 Pawn,White,b1 Pawn,White,c1 Pawn,White,d1 Pawn,White,e1
+Pawn,Black,a3 Pawn,Black,b3 Pawn,Black,c3 Pawn,Black,d3 Pawn,Black,e3
+Rook,Black,a4 Knight,Black,b4 Bishop,Black,c4 Queen,Black,d4 King,Black,e4
+"""
 
 
 class StudentFileError(ValueError):
@@ -218,6 +237,8 @@ class GradeResult:
     """The run's seed."""
     results: List[OpponentResult]
     """One per opponent, in the rubric's order."""
+    notes: List[str] = dataclasses.field(default_factory=list)
+    """What the grader reports beside the marks (imports outside the hand-out's list)."""
 
     @property
     def marks(self) -> float:
@@ -240,6 +261,7 @@ class GradeResult:
             "marks": self.marks,
             "max_marks": self.max_marks,
             "opponents": [r.to_dict() for r in self.results],
+            "notes": list(self.notes),
         }
 
     def table(self) -> str:
@@ -259,6 +281,8 @@ class GradeResult:
                 f"  {'pass' if r.passed else 'FAIL':<6}  {r.marks:>5.2f}/{r.opponent.marks}"
             )
         lines.append(f"{'total':<59}{self.marks:>5.2f}/{self.max_marks}")
+        if self.notes:
+            lines += [""] + [f"Note: {n}" for n in self.notes]
         lost = [(r.opponent.spec, g) for r in self.results for g in r.games if g.outcome == "loss"]
         if lost:
             lines += ["", "Games lost:"]
@@ -309,7 +333,7 @@ class _Child:
     its deadline, and started again for the next game; ended after the last."""
 
     def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
-                 deadline: float) -> None:
+                 deadline: float, config: str = "") -> None:
         r1, w1 = os.pipe()
         r2, w2 = os.pipe()
         self.pid = 0
@@ -319,7 +343,7 @@ class _Child:
             env = dict(os.environ, PYTHONHASHSEED=PYTHON_HASH_SEED)
             self.proc = subprocess.Popen(
                 [sys.executable, str(pathlib.Path(__file__).with_name("_child.py")),
-                 str(path.resolve()), str(r1), str(w2)],
+                 str(path.resolve()), str(r1), str(w2), config],
                 pass_fds=(r1, w2), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, env=env, cwd=str(path.resolve().parent),
                 start_new_session=True)
@@ -335,6 +359,7 @@ class _Child:
                     null = os.open(os.devnull, os.O_RDWR)
                     for fd in (0, 1, 2):
                         os.dup2(null, fd)
+                    sys.argv = [sys.argv[0], config]
                     _child.serve(agent, "", r1, w2, path)
                 finally:
                     os._exit(0)
@@ -408,6 +433,7 @@ class _Student:
         # either way), or at `hang` seconds when there is no limit.
         self.hang = min(hang, time_limit + 1.0) if time_limit > 0 else hang
         self.child: Optional[_Child] = None
+        self.config = ""  # the configuration file's path (sys.argv[1] in the child)
         self.import_error = ""
         self.reason = ""
         self.seconds = 0.0
@@ -424,7 +450,7 @@ class _Student:
                 return
             self.end_game()
         self.import_error = ""
-        self.child = _Child(self.agent, self.path, self.hang)
+        self.child = _Child(self.agent, self.path, self.hang, self.config)
         ready = self.child.ready
         if ready is None:
             self.import_error = (f"importing {self.path.name if self.path else 'the agent'}"
@@ -478,9 +504,46 @@ class _Student:
                 why = "not a move here"
             except ValueError as e:
                 why = str(e)
-            self.reason = f"studentAgent returned {answer!r}, an illegal move: {why}"
+            self.reason = (f"studentAgent returned {answer!r}, an illegal move:"
+                           f" {_handout_squares(why)}")
             return None
         return move
+
+
+def _handout_squares(text: str) -> str:
+    """Squares and moves in a message as the hand-out writes them: 'a1a5' becomes
+    (('a', 0), ('a', 4)) and a1 becomes ('a', 0) (row 0 is White's back rank)."""
+    text = re.sub(r"'([a-e])([1-5])([a-e])([1-5])[qrbn]?'",
+                  lambda m: f"(('{m[1]}', {int(m[2]) - 1}), ('{m[3]}', {int(m[4]) - 1}))", text)
+    return re.sub(r"\b([a-e])([1-5])\b", lambda m: f"('{m[1]}', {int(m[2]) - 1})", text)
+
+
+#: The hand-out's "Allowed Libraries" (its "operators" is the module operator).
+ALLOWED_IMPORTS = frozenset({
+    "sys", "queue", "collections", "heapq", "array", "copy", "enum", "string", "numbers",
+    "math", "decimal", "fractions", "random", "itertools", "functools", "operator", "types",
+    "typing", "__future__"})
+
+
+def foreign_imports(path: pathlib.Path) -> List[str]:
+    """The imports of the file outside the hand-out's allowed libraries, as 'numpy (line
+    3)', in the file's order; empty when it cannot be parsed (its import then fails)."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError, OSError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        names: List[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            if top not in ALLOWED_IMPORTS:
+                out.append((node.lineno, f"{name} (line {node.lineno})"))
+    return [text for _, text in sorted(out)]
 
 
 def _tuples(x: object) -> object:
@@ -533,6 +596,10 @@ def grade_agent(
     student = _Student(agent, path, time_limit, hang)
     student.__name__ = "studentAgent"  # type: ignore[attr-defined]  # duel.play's name for it
     results = []
+    config_dir = tempfile.TemporaryDirectory(prefix="duel-cs3243-")
+    config = pathlib.Path(config_dir.name) / "config.txt"
+    config.write_text(CONFIG_TEXT)
+    student.config = str(config)
     try:
         for opp in opponents:
             records: List[GameRecord] = []
@@ -558,6 +625,7 @@ def grade_agent(
             results.append(OpponentResult(opp, records))
     finally:
         student.end_game()  # the child and all it started
+        config_dir.cleanup()
     return GradeResult(name or getattr(agent, "__name__", "studentAgent"), games, time_limit,
                        seed, results)
 
@@ -580,4 +648,9 @@ def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
     probe.kill()
     if ready is not None and "no_agent" in ready:
         raise StudentFileError(f"{p}: {ready['no_agent']}")
-    return grade_agent(None, name=str(p), path=p, **options)  # type: ignore[arg-type]
+    result = grade_agent(None, name=str(p), path=p, **options)  # type: ignore[arg-type]
+    foreign = foreign_imports(p)
+    if foreign:
+        result.notes.append("imports outside the hand-out's allowed libraries: "
+                            + ", ".join(foreign))
+    return result

@@ -447,3 +447,56 @@ def test_the_adapter_takes_a_king_left_attacked():
     move = cs.studentAgent(quiet)
     state = cs.gameboard_to_state(quiet)
     assert cs.tuple_to_move(move) in state.actions()
+
+
+def test_a_whole_class(tmp_path):
+    """One command grades a folder of submissions (folders and the hand-out's zips),
+    one row per student in CSV and Markdown; a broken submission gets one clear
+    line and marks 0; a second run resumes from the journal and loses nothing."""
+    import zipfile
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "A0000001X").mkdir()
+    (subs / "A0000001X" / "AB.py").write_text((DATA / "engine_agent.py").read_text())
+    with zipfile.ZipFile(subs / "A0000002Y.zip", "w") as z:
+        z.writestr("A0000002Y/AB.py", (DATA / "broken_agent.py").read_text())
+    with zipfile.ZipFile(subs / "A0000003Z.zip", "w") as z:
+        z.writestr("AB.py", "def studentAgent(b):\n    return None\n")
+        z.writestr("helper.py", "")
+    (subs / "A0000004W").mkdir()  # no AB.py
+    (subs / "notes.txt").write_text("skipped")
+    (subs / "bad.zip").write_bytes(b"not a zip")
+    odd = os.fsdecode(b"A000000\xff5V")  # a file name that is not UTF-8
+    os.mkdir(os.path.join(str(subs), odd))
+    (subs / odd / "AB.py").write_text((DATA / "engine_agent.py").read_text())
+    out = tmp_path / "out"
+    args = ["class", subs, "--out", out, "--games", "1", "--opponent", "first"]
+    r = grade_cli(*args, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
+    by = {row["student"]: row for row in rows}
+    assert sorted(by) == ["A0000001X", "A0000002Y", "A0000003Z", "A0000004W",
+                          "A000000\ufffd5V", "bad"]
+    assert by["A0000001X"]["error"] == "" and by["A0000001X"]["max_marks"] == 1
+    assert by["A0000001X"]["marks"] == 1.0, by["A0000001X"]  # Duel's adapter beats first
+    assert by["A0000002Y"]["marks"] == 0 and by["A0000002Y"]["error"] == ""
+    assert by["A0000003Z"]["error"] == ("the zip holds 2 Python files (AB.py, helper.py);"
+                                        " the hand-out submits AB.py alone")
+    assert by["A0000004W"]["error"] == "no AB.py in the folder"
+    assert by["bad"]["error"].startswith("not a zip file")
+    assert by["A000000\ufffd5V"]["marks"] == 1.0, by["A000000\ufffd5V"]
+    csv_lines = (out / "grades.csv").read_text().splitlines()
+    assert csv_lines[0] == "student,marks,max_marks,first,remarks"
+    assert len(csv_lines) == 7
+    md = (out / "grades.md").read_text()
+    assert "| A0000004W | 0.00 | 1 |  | no AB.py in the folder |" in md, md
+    # Resumed: a student added since is graded, the others are not graded again.
+    (subs / "A0000005V").mkdir()
+    (subs / "A0000005V" / "AB.py").write_text((DATA / "engine_agent.py").read_text())
+    r = grade_cli(*args, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == ["A0000005V: 1.00/1"], r.stderr
+    assert len((out / "grades.jsonl").read_text().splitlines()) == 7
+    # Bad input: one line, status 2.
+    r = grade_cli("class", tmp_path / "nowhere", "--out", out)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr

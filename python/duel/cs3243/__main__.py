@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import sys
-from typing import List, NoReturn, Optional
+from typing import Dict, List, NoReturn, Optional
 
 from . import TIME_LIMIT
-from .grader import OPPONENTS, GameRecord, StudentFileError, grade_file
+from .classroom import grade_class
+from .grader import OPPONENTS, GameRecord, Opponent, StudentFileError, grade_file
 
 PROG = "python3 -m duel.cs3243"
 
@@ -55,6 +57,25 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print the result as JSON")
     g.add_argument("-v", "--verbose", action="store_true",
                    help="each game's outcome on stderr as it ends")
+    c = sub.add_parser(
+        "class",
+        help="grade a folder of submissions, one row per student",
+        description=(
+            "Grades every submission in SUBMISSIONS (a folder A0123456X/ holding AB.py, or "
+            "A0123456X.zip holding AB.py) as `grade` does, and writes OUT/grades.csv and "
+            "OUT/grades.md; OUT/grades.jsonl is the journal: run again to resume."
+        ),
+    )
+    c.add_argument("submissions", help="the folder of submissions")
+    c.add_argument("--out", required=True, metavar="DIR", help="where the tables and journal go")
+    c.add_argument("--games", type=int, default=10, metavar="N",
+                   help="games against each opponent (default 10, the hand-out's)")
+    c.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed for the opponents and Python's random (default 0)")
+    c.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
+                   help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
+    c.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
+                   help="play only this opponent (repeatable; default all five)")
     return p
 
 
@@ -67,6 +88,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.time_limit >= 0:
         parser.error(f"--time-limit must be 0 or more seconds, not {args.time_limit:g}")
     opponents = [o for o in OPPONENTS if not args.opponent or o.spec in args.opponent]
+    if args.command == "class":
+        return _run_class(parser, args, opponents)
 
     def progress(record: GameRecord) -> None:
         if args.verbose:
@@ -83,6 +106,26 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result.table())
+    return 0
+
+
+def _run_class(parser: argparse.ArgumentParser, args: argparse.Namespace,
+               opponents: List[Opponent]) -> int:
+    """`class`: the whole folder, a line on stderr as each student is graded."""
+    folder = pathlib.Path(args.submissions)
+    if not folder.is_dir():
+        parser.error(f"{folder}: not a folder of submissions")
+    out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out}: not a folder")
+
+    def progress(row: Dict[str, object]) -> None:
+        what = row["error"] or f"{float(row['marks']):.2f}/{row['max_marks']}"
+        print(f"{row['student']}: {what}", file=sys.stderr, flush=True)
+
+    rows = grade_class(folder, out, opponents=opponents, on_student=progress, games=args.games,
+                       seed=args.seed, time_limit=args.time_limit)
+    print(f"{len(rows)} students graded: {out / 'grades.csv'}, {out / 'grades.md'}")
     return 0
 
 

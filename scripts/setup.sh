@@ -7,7 +7,7 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   gnuplot-nox python3 fairy-stockfish
-  pybind11-dev python3-dev python3-pytest
+  pybind11-dev python3-dev python3-pytest python3-setuptools python3-venv python3-pip
   python3-torch python3-numpy
   libcpp-httplib-dev
   clang-14 libclang-rt-14-dev

@@ -20,6 +20,9 @@ echo "== release build and tests"
 bash scripts/build.sh build
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
+echo "== pip install . into a fresh venv (offline)"
+bash scripts/pip-check.sh build
+
 echo "== clang-tidy on the files the last commit changed"
 bash scripts/tidy.sh
 

@@ -196,7 +196,8 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
     if (m.report) shown << "   " << play::search_summary(*m.report) << '\n';
     for (const auto& line : play::score_lines(after, m, facts)) shown << "   " << line << '\n';
     if (facts.searched) {
-      for (const auto& line : play::cumulative_lines(facts.cumulative)) {
+      for (const auto& line :
+           play::cumulative_lines(facts.cumulative, facts.nominal_depth, facts.whose)) {
         shown << "   " << line << '\n';
       }
     }

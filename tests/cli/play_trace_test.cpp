@@ -218,7 +218,7 @@ TEST(PlayTrace, PlayModesHumansAndPrograms) {
     // Only programs' moves carry a time and scores.
     const bool ai_moved = m.white != "human" || m.black != "human";
     EXPECT_EQ(t.find("time for this action: ") != std::string::npos, ai_moved) << t;
-    EXPECT_EQ(t.find("cumulative states explored: ") != std::string::npos, ai_moved) << t;
+    EXPECT_EQ(t.find("cumulative states explored (") != std::string::npos, ai_moved) << t;
   }
   // H-H: both people's moves, then White gives up.
   const CliRun hh =

@@ -75,7 +75,9 @@ class PlainAgent final : public Agent<S> {
       announce(wall, total);
       if (r.exact) break;
     }
-    m_report.stats = total;
+    // The statistics of the search whose answer is played (finish), each
+    // state once: not the shallower depths the clock ran first.
+    if (m_report.depth == 0) m_report.stats = total;  // no depth finished in time
     return m_best;
   }
   [[nodiscard]] std::string name() const override {

@@ -11,6 +11,7 @@
 // so a crash or a person quitting still leaves every move played on disk.
 // It works for every game; the 5x5 chess games get the seed's board and
 // coordinates (files A-E, ranks 1-5) and scores in e0 points.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -199,6 +200,8 @@ template <games::PlayableGame S>
 struct AiFacts {
   std::optional<Value> heuristic;  // the mover's heuristic on the new board
   search::SearchStats cumulative;  // the mover's searches since the game began
+  int nominal_depth = 0;           // the deepest depth its searches completed
+  std::string whose;               // "white's", "Player 1's": whose totals they are
   bool searched = false;           // the mover reports searches
 };
 
@@ -225,15 +228,19 @@ class AiTally {
     if (m_score[i]) facts.heuristic = m_score[i](after);
     if (m.report) {
       m_total[i] += m.report->stats;
+      m_depth[i] = std::max(m_depth[i], m.report->depth);
       facts.searched = true;
     }
     facts.cumulative = m_total[i];
+    facts.nominal_depth = m_depth[i];
+    facts.whose = side_name(after, m.player) + "'s";
     return facts;
   }
 
  private:
   std::array<std::function<Value(const S&)>, 2> m_score;
   std::array<search::SearchStats, 2> m_total;
+  std::array<int, 2> m_depth{};
 };
 
 // 3.1 e) and f): the heuristic score of the new board and the search score.
@@ -260,24 +267,44 @@ template <class S>
                      r.complete ? "" : " (stopped by its limit)");
 }
 
-// 3.2: states explored (depth 0 = the root, counted once per search or
-// iteration), by depth, as percentages, and the average branching factor
-// (children searched per expanded node).
-[[nodiscard]] inline std::vector<std::string> cumulative_lines(const search::SearchStats& s) {
+// 3.2: the mover's states explored since the game began (depth 0 = the
+// root; each state once per search: a plain agent's move counts the search
+// whose answer it played, not the shallower ones its clock ran first), by
+// depth, as percentages, and the average branching factor (children
+// searched per expanded node). Depths past `nominal` (the deepest the
+// searches completed: quiescence and extensions go further) are one group,
+// "13+=", so the lines stay readable. `whose` names the mover.
+[[nodiscard]] inline std::vector<std::string> cumulative_lines(const search::SearchStats& s,
+                                                               int nominal = 0,
+                                                               std::string_view whose = "") {
   const std::uint64_t total = s.nodes();
   std::string by_depth;
   std::string percent;
-  const auto counts = s.depth_counts();
+  auto counts = s.depth_counts();
+  std::string last_label;
+  if (nominal > 0 && counts.size() > static_cast<std::size_t>(nominal) + 2) {
+    // The plies past nominal + 1 summed into one entry.
+    std::uint64_t deep = 0;
+    for (std::size_t d = static_cast<std::size_t>(nominal) + 1; d < counts.size(); ++d) {
+      deep += counts[d];
+    }
+    counts.resize(static_cast<std::size_t>(nominal) + 2);
+    counts.back() = deep;
+    last_label = fmt::format("{}+", nominal + 1);
+  }
   for (std::size_t d = 0; d < counts.size(); ++d) {
     const double share =
         total == 0 ? 0.0 : 100.0 * static_cast<double>(counts[d]) / static_cast<double>(total);
-    by_depth += fmt::format("{}{}={}", d == 0 ? "" : " ", d, short_count(counts[d]));
-    percent += fmt::format("{}{}={:.1f}%", d == 0 ? "" : " ", d, share);
+    const std::string label =
+        d + 1 == counts.size() && !last_label.empty() ? last_label : std::to_string(d);
+    by_depth += fmt::format("{}{}={}", d == 0 ? "" : " ", label, short_count(counts[d]));
+    percent += fmt::format("{}{}={:.1f}%", d == 0 ? "" : " ", label, share);
   }
   const double branching = s.interior == 0 ? 0.0
                                            : static_cast<double>(total - s.by_depth[0]) /
                                                  static_cast<double>(s.interior);
-  return {fmt::format("cumulative states explored: {}", short_count(total)),
+  const std::string who = whose.empty() ? "" : fmt::format(" ({} searches)", whose);
+  return {fmt::format("cumulative states explored{}: {}", who, short_count(total)),
           fmt::format("cumulative states explored by depth: {}", by_depth),
           fmt::format("cumulative % states explored by depth: {}", percent),
           fmt::format("average branching factor: {:.1f}", branching)};
@@ -338,7 +365,10 @@ class Comp472Trace {
     }
     m_out << board_text(after);
     if (ai && facts.searched) {
-      for (const auto& line : cumulative_lines(facts.cumulative)) m_out << line << '\n';
+      for (const auto& line :
+           cumulative_lines(facts.cumulative, facts.nominal_depth, facts.whose)) {
+        m_out << line << '\n';
+      }
     }
     m_out << std::flush;
     m_state = after;

@@ -32,6 +32,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"duel.cs3243: {message}\n")
 
 
+def _add_grading_options(p: argparse.ArgumentParser) -> None:
+    """The options `grade` and `class` share: how each student is graded."""
+    p.add_argument("--games", type=int, default=10, metavar="N",
+                   help="games against each opponent (default 10, the hand-out's)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed for the opponents and Python's random (default 0)")
+    p.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
+                   help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
+    p.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
+                   help="play only this opponent (repeatable; default all five)")
+
+
 def _parser() -> argparse.ArgumentParser:
     """The command line."""
     p = _Parser(prog=PROG, description="Seed 000 (NUS CS3243 Project 3) tools.")
@@ -46,14 +58,7 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     g.add_argument("file", help="a Python file defining studentAgent(gameboard), e.g. AB.py")
-    g.add_argument("--games", type=int, default=10, metavar="N",
-                   help="games against each opponent (default 10, the hand-out's)")
-    g.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="seed for the opponents and Python's random (default 0)")
-    g.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
-                   help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
-    g.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
-                   help="play only this opponent (repeatable; default all five)")
+    _add_grading_options(g)
     g.add_argument("--json", action="store_true", help="print the result as JSON")
     g.add_argument("-v", "--verbose", action="store_true",
                    help="each game's outcome on stderr as it ends")
@@ -68,14 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument("submissions", help="the folder of submissions")
     c.add_argument("--out", required=True, metavar="DIR", help="where the tables and journal go")
-    c.add_argument("--games", type=int, default=10, metavar="N",
-                   help="games against each opponent (default 10, the hand-out's)")
-    c.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="seed for the opponents and Python's random (default 0)")
-    c.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
-                   help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
-    c.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
-                   help="play only this opponent (repeatable; default all five)")
+    _add_grading_options(c)
     return p
 
 

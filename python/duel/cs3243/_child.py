@@ -61,6 +61,8 @@ def import_student(path: pathlib.Path) -> Tuple[Optional[Callable[..., object]],
     try:
         spec.loader.exec_module(module)
     except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
+        if isinstance(e, KeyboardInterrupt):
+            raise
         return None, f"importing {path.name} raised {exception_text(e, path)}", False
     agent = getattr(module, "studentAgent", None)
     if agent is None:

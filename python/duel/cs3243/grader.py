@@ -46,7 +46,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
-import importlib.util
 import io
 import json
 import os
@@ -291,6 +290,16 @@ class GradeResult:
         return "\n".join(lines)
 
 
+def _student_file(path: "str | pathlib.Path") -> pathlib.Path:
+    """The path, or StudentFileError when it is missing or not a file."""
+    p = pathlib.Path(path)
+    if not p.exists():
+        raise StudentFileError(f"{p}: no such file")
+    if not p.is_file():
+        raise StudentFileError(f"{p}: not a file")
+    return p
+
+
 def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., object]], str]:
     """Imports the student's file and returns (studentAgent, "") or, when importing it
     raised, (None, the error in one line).
@@ -298,30 +307,13 @@ def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., obj
     Raises StudentFileError (a ValueError) when the file is missing or defines no
     callable studentAgent.
     """
-    p = pathlib.Path(path)
-    if not p.exists():
-        raise StudentFileError(f"{p}: no such file")
-    if not p.is_file():
-        raise StudentFileError(f"{p}: not a file")
-    name = f"_duel_cs3243_student_{abs(hash(str(p.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, p)
-    if spec is None or spec.loader is None:
-        raise StudentFileError(f"{p}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
+    p = _student_file(path)
     sink = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            spec.loader.exec_module(module)
-    except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
-        if isinstance(e, KeyboardInterrupt):
-            raise
-        return None, f"importing {p.name} raised {_exception_text(e, p)}"
-    agent = getattr(module, "studentAgent", None)
-    if agent is None:
-        raise StudentFileError(f"{p}: defines no studentAgent(gameboard)")
-    if not callable(agent):
-        raise StudentFileError(f"{p}: studentAgent is not a function")
-    return agent, ""
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        agent, error, no_agent = _child.import_student(p)
+    if no_agent:
+        raise StudentFileError(f"{p}: {error}")
+    return agent, error
 
 
 _exception_text = _child.exception_text
@@ -638,11 +630,7 @@ def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
     Raises StudentFileError (a ValueError) when the file is missing or has no
     studentAgent.
     """
-    p = pathlib.Path(path)
-    if not p.exists():
-        raise StudentFileError(f"{p}: no such file")
-    if not p.is_file():
-        raise StudentFileError(f"{p}: not a file")
+    p = _student_file(path)
     probe = _Child(None, p, HANG_SECONDS)
     ready = probe.ready
     probe.kill()

@@ -53,8 +53,12 @@ int run_solve(const S& start, const SolveOptions& o) {
   std::string line;
   for (const auto& m : pv) line += (line.empty() ? "" : " ") + m;
   const Value v = proven_payoff(r.value);
-  std::cout << fmt::format("{}: value {} for Player 1 ({}), {} plies to the end\n", start.spec(), v,
-                           v > 0 ? "Player 1 wins" : (v < 0 ? "Player 2 wins" : "draw"),
+  const auto& sides = S::kSideNames;
+  std::cout << fmt::format("{}: value {} for {} ({}), {} plies to the end\n", start.spec(), v,
+                           sides[0],
+                           v > 0   ? fmt::format("{} wins", sides[0])
+                           : v < 0 ? fmt::format("{} wins", sides[1])
+                                   : std::string("draw"),
                            r.value == 0 ? static_cast<int>(pv.size()) : plies_to_end(r.value));
   std::cout << "principal variation: " << line << '\n';
   std::cout << fmt::format("nodes: {}, time: {:.3f} s\n", r.stats.nodes(), r.stats.seconds);

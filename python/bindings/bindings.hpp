@@ -35,6 +35,10 @@ struct State {
 // for `--state` when it is not one (module.cpp).
 [[nodiscard]] State state_from_text(const registry::AnyGame& like, const std::string& text);
 
+struct Move;
+// State.moves(), san(), parse(), end_cause and the methods of duel.Move
+// (moves.cpp).
+void bind_moves(py::class_<Move>& move, py::class_<State>& state);
 // `duel.search` and its result and progress types (search.cpp).
 void bind_search(py::module_& m);
 // `duel.play`, `duel.arena` and their results (play.cpp).

@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "duel/games/game.hpp"
 #include "duel/registry/any_game.hpp"
+#include "moves.hpp"
 
 namespace duel::python {
 
@@ -48,10 +49,10 @@ std::vector<std::string> actions(const State& st) {
   return std::visit([](const auto& s) { return registry::move_texts(s); }, st.state);
 }
 
-State result(const State& st, const std::string& action) {
+State result(const State& st, const py::object& action) {
   return std::visit(
       [&](const auto& s) {
-        auto m = registry::legal_move(s, action);
+        auto m = read_python_move(s, action, "result()");
         if (!m) throw_bad_input(m.error());
         return State{registry::AnyGame(s.result(*m))};
       },
@@ -77,12 +78,10 @@ void bind_games(py::module_& m) {
         "Raises ValueError with the CLI's message when the spec is bad.");
 }
 
-void bind_game(py::module_& m) {
-  py::class_<Game>(m, "Game",
-                   "A game: the rules of one spec and its start position. Made by duel.load.")
-      .def_property_readonly(
-          "spec", [](const Game& g) { return spec_of(g.start); },
-          "The canonical spec, every option spelled out (load(spec) gives the same game).")
+void bind_game(py::class_<Game>& cls) {
+  cls.def_property_readonly(
+         "spec", [](const Game& g) { return spec_of(g.start); },
+         "The canonical spec, every option spelled out (load(spec) gives the same game).")
       .def_property_readonly(
           "name",
           [](const Game& g) {
@@ -116,23 +115,23 @@ void bind_game(py::module_& m) {
                       [](const std::string& spec) { return load_game(spec); }));
 }
 
-void bind_state(py::module_& m) {
-  py::class_<State>(
-      m, "State",
-      "A position of a game, with the AIMA interface: to_move, actions(), result(a),\n"
-      "is_terminal(), utility(). States are values: result() returns a new one.")
-      .def_property_readonly(
-          "to_move",
-          [](const State& st) {
-            return std::visit([](const auto& s) { return number(s.to_move()); }, st.state);
-          },
-          "The player to move: 1 (moves first; MAX; in checkers Black) or 2.")
+void bind_state(py::class_<State>& cls) {
+  cls.def_property_readonly(
+         "to_move",
+         [](const State& st) {
+           return std::visit([](const auto& s) { return number(s.to_move()); }, st.state);
+         },
+         "The player to move: 1 (moves first; MAX; in checkers Black) or 2.")
       .def("actions", &actions,
-           "The legal moves as text, in the game's notation (UCI for the chess games); empty\n"
-           "when the game is over.")
+           "The moves as text, in the game's notation (UCI for the chess games); empty when\n"
+           "the game is over. In gardner-cs3243 and minichess-comp472 these are the\n"
+           "pseudo-legal moves, as their rules make them: a move may leave the king attacked\n"
+           "(CS3243: the mover then loses; COMP 472: the king may be captured).")
       .def("result", &result, py::arg("action"),
-           "The state after `action`, a move as text (any form the game reads: an element\n"
-           "of actions(), or e.g. 'B2 B3' in COMP 472 chess).\n\n"
+           "The state after `action`: a move as text in any form the game reads (an element\n"
+           "of actions(); in the chess games SAN such as 'Nc3' too, and 'B2 B3' in COMP 472\n"
+           "chess), a duel.Move from moves(), or in the 5x5 chess games seed 000's tuple\n"
+           "(('b', 0), ('c', 2)).\n\n"
            "Raises ValueError with the CLI's message when it is not a legal move.")
       .def(
           "is_terminal",
@@ -213,13 +212,28 @@ void bind_state(py::module_& m) {
 }  // namespace duel::python
 
 PYBIND11_MODULE(_duel, m) {
+  namespace dp = duel::python;
   m.doc() =
       "Duel's engine from Python: games, states and searches (docs/python.md). Import the\n"
       "package `duel`, which re-exports this module.";
   m.attr("__version__") = DUEL_VERSION;
-  duel::python::bind_games(m);
-  duel::python::bind_game(m);
-  duel::python::bind_state(m);
-  duel::python::bind_search(m);
-  duel::python::bind_play(m);
+  // Step 1. The classes first, so that every signature help() shows names
+  // Python types (duel.State), never the C++ ones.
+  dp::py::class_<dp::Game> game(
+      m, "Game", "A game: the rules of one spec and its start position. Made by duel.load.");
+  dp::py::class_<dp::State> state(
+      m, "State",
+      "A position of a game, with the AIMA interface: to_move, actions(), result(a),\n"
+      "is_terminal(), utility(). States are values: result() returns a new one.");
+  dp::py::class_<dp::Move> move(
+      m, "Move",
+      "A legal move of a position, from State.moves(): its text (as actions() gives it)\n"
+      "and, where the game has them, its SAN and squares. State.result takes it.");
+  // Step 2. Their methods and the functions.
+  dp::bind_game(game);
+  dp::bind_state(state);
+  dp::bind_moves(move, state);
+  dp::bind_games(m);
+  dp::bind_search(m);
+  dp::bind_play(m);
 }

@@ -20,14 +20,16 @@
 #include "duel/arena/elo.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
+#include "moves.hpp"
 #include "python_calls.hpp"
 
 namespace duel::python {
 namespace {
 
-// A Python callable as an agent: called with the State, it returns a move as
-// text. A move that is not legal, or anything but text, loses the game (the
-// referee's reason says why); an exception stops the match and propagates.
+// A Python callable as an agent: called with the State, it returns a move
+// (text, a duel.Move, or a tuple in the 5x5 chess games: moves.hpp). A move
+// that is not legal, or anything else, loses the game (the referee's reason
+// says why); an exception stops the match and propagates.
 template <class S>
 class PythonAgent final : public agents::Agent<S> {
  public:
@@ -57,12 +59,13 @@ class PythonAgent final : public agents::Agent<S> {
     m_failure.clear();
     const bool ran = m_calls.call([&] {
       const py::object answer = m_fn(State{registry::AnyGame(state)});
-      if (!py::isinstance<py::str>(answer)) {
-        m_failure = fmt::format("returned {} instead of a move as text",
-                                py::repr(answer).cast<std::string>());
+      if (!py::isinstance<py::str>(answer) && !py::isinstance<python::Move>(answer) &&
+          !py::isinstance<py::tuple>(answer) && !py::isinstance<py::list>(answer)) {
+        m_failure =
+            fmt::format("returned {} instead of a move (text or a duel.Move)", short_repr(answer));
         return;
       }
-      auto move = state.parse_move(answer.cast<std::string>());
+      auto move = read_python_move(state, answer, "its answer");
       if (!move) {
         m_failure = "illegal move: " + move.error();
         return;
@@ -329,7 +332,8 @@ void bind_play(py::module_& m) {
           "1 or 2, or None for a draw.")
       .def_readonly("ending", &MatchOutput::ending,
                     "How it ended: rules, timeout, illegal-move, abandoned, turn-limit.")
-      .def_readonly("reason", &MatchOutput::reason, "Why, in words ('Player 1 wins').")
+      .def_readonly("reason", &MatchOutput::reason,
+                    "Why, in words ('White wins: checkmate', 'draw: 50-move rule').")
       .def_readonly("seconds", &MatchOutput::seconds, "Wall time of the game.")
       .def(
           "to_dict",

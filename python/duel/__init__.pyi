@@ -56,6 +56,34 @@ class Game:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+class Move:
+    """A legal move of a position, from State.moves(): its text (as actions() gives it)
+    and, where the game has them, its SAN and squares. State.result takes it."""
+
+    @property
+    def text(self) -> str:
+        """The move as actions() writes it ('b1c3', '11-15')."""
+    @property
+    def san(self) -> Optional[str]:
+        """Its SAN ('Nc3') in the chess games; None elsewhere."""
+    @property
+    def from_square(self) -> Optional[str]:
+        """The square it leaves: 'b1' in the chess games, '11' in checkers (PDN
+        numbers); None in the games without one."""
+    @property
+    def to_square(self) -> Optional[str]:
+        """The square it ends on ('c3'; '15', or a jump's last square); None in the
+        games without one."""
+    @property
+    def promotion(self) -> Optional[str]:
+        """The piece a pawn becomes ('q'), else None."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+# A move as State.result takes it: text, a Move, or seed 000's tuple
+# (('b', 0), ('c', 2)) in the 5x5 chess games.
+MoveLike = Union[str, Move, tuple[tuple[str, int], tuple[str, int]]]
+
 class State:
     """A position of a game, with the AIMA interface: to_move, actions(), result(a),
     is_terminal(), utility(). States are values: result() returns a new one."""
@@ -64,14 +92,34 @@ class State:
     def to_move(self) -> int:
         """The player to move: 1 (moves first; MAX; in checkers Black) or 2."""
     def actions(self) -> list[str]:
-        """The legal moves as text, in the game's notation (UCI for the chess games); empty
-        when the game is over."""
-    def result(self, action: str) -> State:
-        """The state after `action`, a move as text (any form the game reads: an element
-        of actions(), or e.g. 'B2 B3' in COMP 472 chess).
+        """The moves as text, in the game's notation (UCI for the chess games); empty when
+        the game is over. In gardner-cs3243 and minichess-comp472 these are the
+        pseudo-legal moves, as their rules make them: a move may leave the king attacked
+        (CS3243: the mover then loses; COMP 472: the king may be captured)."""
+    def moves(self) -> list[Move]:
+        """The moves of actions(), in the same order, as duel.Move objects (text, SAN,
+        squares)."""
+    def result(self, action: MoveLike) -> State:
+        """The state after `action`: a move as text in any form the game reads (an element
+        of actions(); in the chess games SAN such as 'Nc3' too, and 'B2 B3' in COMP 472
+        chess), a duel.Move from moves(), or in the 5x5 chess games seed 000's tuple
+        (('b', 0), ('c', 2)).
 
         Raises ValueError with the CLI's message when it is not a legal move.
         """
+    def parse(self, move: MoveLike) -> Move:
+        """The duel.Move that `move` names (text in any form result() reads, a duel.Move,
+        or a tuple in the 5x5 chess games), as python-chess's parse_san does.
+
+        Raises ValueError with the CLI's message when it is not a legal move.
+        """
+    def san(self, move: MoveLike) -> str:
+        """The SAN of a legal move ('Nc3', 'bxc4', 'e5=Q+'), given in any form result()
+        reads. Chess games only; ValueError elsewhere or for a move that is not legal."""
+    @property
+    def end_cause(self) -> str:
+        """Why the game is over, in the words of its rules ('checkmate', 'Black's king
+        captured', '50-move rule'); '' while it goes on."""
     def is_terminal(self) -> bool:
         """True when the game is over."""
     def utility(self) -> int:
@@ -235,7 +283,7 @@ def search(
     """
 
 # An agent: a spec of the CLI's grammar or a function from a state to a move.
-Agent = Union[str, Callable[[State], str]]
+Agent = Union[str, Callable[[State], MoveLike]]
 
 class MatchResult:
     """One finished game of duel.play."""
@@ -266,7 +314,7 @@ class MatchResult:
         """How it ended: rules, timeout, illegal-move, abandoned, turn-limit."""
     @property
     def reason(self) -> str:
-        """Why, in words ('Player 1 wins')."""
+        """Why, in words ('White wins: checkmate', 'draw: 50-move rule')."""
     @property
     def seconds(self) -> float:
         """Wall time of the game."""

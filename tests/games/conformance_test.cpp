@@ -1,9 +1,9 @@
 // The conformance suite every game passes (DESIGN habit 8), over seeded
 // random playouts: text round trip, key from the text = key of the played
-// state, result() leaves its input untouched, terminal states have no moves
-// and a payoff in range, non-terminal ones have moves, every move's notation
-// parses back to it, and deterministic heuristics are colour-flip symmetric
-// where the game can flip colours.
+// state, result() leaves its input untouched, terminal states have no moves,
+// a payoff in range and a cause for their end, non-terminal ones have moves
+// and no cause, every move's notation parses back to it, and deterministic
+// heuristics are colour-flip symmetric where the game can flip colours.
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -38,6 +38,7 @@ void check_state(const S& s) {
 
   typename S::Moves moves;
   s.actions(moves);
+  EXPECT_EQ(s.end_cause().empty(), !s.is_terminal()) << s.to_text() << ": " << s.end_cause();
   if (s.is_terminal()) {
     const Value u = s.utility();
     EXPECT_LE(u < 0 ? -u : u, kMaxPayoff);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "duel/agents/agent.hpp"
+#include "duel/games/game.hpp"
 
 namespace duel::agents {
 
@@ -38,7 +39,7 @@ class HumanAgent final : public Agent<S> {
         m_out << "legal moves: " << list << '\n';
         continue;
       }
-      auto move = state.parse_move(line);
+      auto move = games::read_move(state, line);
       if (move) return *move;
       m_out << "illegal move: " << move.error() << '\n';
     }

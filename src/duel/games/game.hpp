@@ -44,10 +44,23 @@ concept PlayableGame = search::GameState<S> &&
   { s.move_text(m) } -> std::same_as<std::string>;                   // notation of a legal move
   { s.parse_move(text) } -> std::same_as<Result<typename S::Move>>;  // legal moves only
   { s.render() } -> std::same_as<std::string>;                       // multi-line board for people
-  { s.to_text() } -> std::same_as<std::string>;                      // one-line position
-  { s.from_text(text) } -> std::same_as<Result<S>>;                  // a position of the same game
+  { s.end_cause() } -> std::same_as<std::string>;    // why it is over ("checkmate"); "" until then
+  { s.to_text() } -> std::same_as<std::string>;      // one-line position
+  { s.from_text(text) } -> std::same_as<Result<S>>;  // a position of the same game
   typename S::Heuristics;  // std::tuple of NamedHeuristic types, the default first
 };
+
+// A move as a person or a script writes it: every form `parse_move` reads,
+// and more where the game knows more (SAN in the chess games, `read_move`).
+// Legal moves only.
+template <PlayableGame S>
+[[nodiscard]] Result<typename S::Move> read_move(const S& s, std::string_view text) {
+  if constexpr (requires { s.read_move(text); }) {
+    return s.read_move(text);
+  } else {
+    return s.parse_move(text);
+  }
+}
 
 // Calls `f(H{seed})` for the heuristic named `name`; false if there is none.
 template <class S, class F>

@@ -43,6 +43,16 @@ enum class Ending : std::uint8_t {
   return "?";
 }
 
+// A finished game's result and its cause: "White wins: checkmate",
+// "draw: 50-move rule".
+template <games::PlayableGame S>
+[[nodiscard]] std::string rules_reason(const S& final_state) {
+  const Value u = final_state.utility();
+  const std::string cause = final_state.end_cause();
+  if (u == 0) return fmt::format("draw: {}", cause);
+  return fmt::format("{} wins: {}", S::kSideNames[u > 0 ? 0 : 1], cause);
+}
+
 template <class S>
 struct MoveRecord {
   Player player = Player::First;
@@ -130,9 +140,7 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     if (state.is_terminal()) {
       record.payoff = state.utility();
       record.ending = Ending::Rules;
-      record.reason = record.payoff > 0   ? "Player 1 wins"
-                      : record.payoff < 0 ? "Player 2 wins"
-                                          : "draw";
+      record.reason = rules_reason(state);
       break;
     }
     if (options.max_turns > 0 && static_cast<int>(record.moves.size()) >= 2 * options.max_turns) {

@@ -73,14 +73,14 @@ template <games::PlayableGame S>
   return out;
 }
 
-// The legal move `text` names (any form the game reads), or the game's own
-// parse error; none is legal once the game is over.
+// The legal move `text` names (any form the game reads, SAN too), or the
+// game's own parse error; none is legal once the game is over.
 template <games::PlayableGame S>
 [[nodiscard]] Result<typename S::Move> legal_move(const S& s, std::string_view text) {
   if (s.is_terminal()) {
     return fail(fmt::format("the game is over; '{}' is not a legal move", text));
   }
-  return s.parse_move(text);
+  return games::read_move(s, text);
 }
 
 }  // namespace duel::registry

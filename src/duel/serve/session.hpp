@@ -411,7 +411,7 @@ class GameSession final : public Session {
     rec.final_state = m_states.back();
     if (rec.final_state.is_terminal()) {
       rec.payoff = rec.final_state.utility();
-      rec.reason = rec.payoff > 0 ? "Player 1 wins" : rec.payoff < 0 ? "Player 2 wins" : "draw";
+      rec.reason = play::rules_reason(rec.final_state);
     } else {
       rec.reason = "unfinished";
     }

@@ -423,9 +423,19 @@ std::string State::render() const {
   } else {
     const Value u = utility();
     const std::string verdict = u == 0 ? "draw" : (u > 0 ? "Black wins" : "White wins");
-    out += fmt::format("game over: {} ({} to move): {}\n", ending_text(e), mover, verdict);
+    out += fmt::format("game over: {} ({} to move): {}\n", end_cause(), mover, verdict);
   }
   return out;
+}
+
+std::string State::end_cause() const {
+  switch (ending()) {
+    case Ending::None: return {};
+    case Ending::NoMoves: return fmt::format("{} has no move", side_name(m_pos.to_move()));
+    case Ending::DrawClock:
+      return fmt::format("{} plies without a capture or crowning", static_cast<int>(m_limit));
+    default: return std::string(ending_text(ending()));
+  }
 }
 
 std::vector<std::pair<Move, std::uint64_t>> divide(const State& s, int depth) {

@@ -100,6 +100,8 @@ class State {
   // The seed's form of a move: `E c3 d4`, or one `J from to` line per jump.
   [[nodiscard]] std::string seed_text(const Move& m) const;
   [[nodiscard]] std::string render() const;
+  // Why the game is over, in the words of its rules; empty while it goes on.
+  [[nodiscard]] std::string end_cause() const;
   [[nodiscard]] std::string to_text() const;  // PDN FEN, then the clock when not 0
   [[nodiscard]] Result<State> from_text(std::string_view text) const;
   // The seed's 8 lines of `.bBwW`, top row first.

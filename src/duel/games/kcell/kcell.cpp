@@ -171,6 +171,15 @@ std::string State::to_text() const {
   return out;
 }
 
+std::string State::end_cause() const {
+  if (is_home(Player::First) || is_home(Player::Second)) {
+    return fmt::format("all {}'s pieces on the far cells", is_home(Player::First) ? 'o' : 'x');
+  }
+  if (!is_terminal()) return {};
+  return fmt::format("neither can move; runs from the far edge o {} x {}", run(Player::First),
+                     run(Player::Second));
+}
+
 std::string State::render() const {
   // Step 1. The board and, under it, the cell numbers (a tens row when k >= 10).
   std::string out = "[";
@@ -188,13 +197,12 @@ std::string State::render() const {
   // Step 2. Whose turn it is, or how the game ended.
   if (is_home(Player::First) || is_home(Player::Second)) {
     const char w = is_home(Player::First) ? 'o' : 'x';
-    out += fmt::format("game over: {} wins (all pieces on the far cells)\n", w);
+    out += fmt::format("game over: {} wins ({})\n", w, end_cause());
   } else if (is_terminal()) {
     const int o = run(Player::First);
     const int x = run(Player::Second);
     const std::string verdict = o == x ? "draw" : fmt::format("{} wins", o > x ? 'o' : 'x');
-    out += fmt::format("game over: neither can move; runs from the far edge o {} x {}: {}\n", o, x,
-                       verdict);
+    out += fmt::format("game over: {}: {}\n", end_cause(), verdict);
   } else {
     const char me = symbol(m_to_move);
     const bool stuck = movable(m_to_move) == 0;

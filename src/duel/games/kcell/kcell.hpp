@@ -83,6 +83,8 @@ class State {
   [[nodiscard]] std::string move_text(const Move& m) const;
   [[nodiscard]] Result<Move> parse_move(std::string_view text) const;
   [[nodiscard]] std::string render() const;
+  // Why the game is over, in the words of its rules; empty while it goes on.
+  [[nodiscard]] std::string end_cause() const;
   [[nodiscard]] std::string to_text() const;  // "[_oox_x_] o"
   [[nodiscard]] Result<State> from_text(std::string_view text) const;
 

@@ -385,9 +385,33 @@ std::string State<Rules>::render() const {
   } else {
     const Value u = utility();
     const std::string verdict = u == 0 ? "draw" : (u > 0 ? "White wins" : "Black wins");
-    out += fmt::format("game over: {} ({} to move): {}\n", ending_text(e), mover, verdict);
+    out += fmt::format("game over: {} ({} to move): {}\n", end_cause(), mover, verdict);
   }
   return out;
+}
+
+template <class Rules>
+std::string State<Rules>::end_cause() const {
+  const std::string_view mover = kSideNames[index(m_pos.to_move())];
+  const std::string_view last = kSideNames[index(other(m_pos.to_move()))];
+  switch (ending()) {
+    case Ending::None: return {};
+    case Ending::NoSafeMove: return fmt::format("{} has no move that keeps its king safe", mover);
+    case Ending::ExposedKing: return fmt::format("{} left its own king attacked", last);
+    case Ending::KingCaptured: return fmt::format("{}'s king captured", mover);
+    case Ending::NoMoves: return fmt::format("{} has no move", mover);
+    case Ending::DrawClock:
+      if constexpr (Rules::kPliesPerLimitUnit == 2) {
+        return fmt::format("{} turns without a capture", m_limit / 2);
+      } else if constexpr (Rules::kPawnMoveResetsClock) {
+        if (m_limit % 2 == 0) return fmt::format("{}-move rule", m_limit / 2);
+        return fmt::format("{} plies without a capture or pawn move", m_limit);
+      } else {
+        return fmt::format("{} plies without a capture", m_limit);
+      }
+    case Ending::TurnCap: return fmt::format("the maximum of {} turns", m_max_turns);
+    default: return std::string(ending_text(ending()));
+  }
 }
 
 template class State<Gardner>;

@@ -172,7 +172,12 @@ class State {
   // UCI (`b1c3`, `a4a5q`, any case) or the COMP 472 form (`B2 B3`); only
   // moves in `actions()`; errors say why the move is not one.
   [[nodiscard]] Result<Move> parse_move(std::string_view text) const;
+  // What a person or a script may write: SAN (`Nc3`) as well as every form
+  // parse_move reads (`games::read_move`; defined in san.cpp).
+  [[nodiscard]] Result<Move> read_move(std::string_view text) const;
   [[nodiscard]] std::string render() const;
+  // Why the game is over, in the words of its rules; empty while it goes on.
+  [[nodiscard]] std::string end_cause() const;
   [[nodiscard]] std::string to_text() const;  // FEN
   [[nodiscard]] Result<State> from_text(std::string_view text) const;
 

@@ -233,6 +233,20 @@ Result<Move> parse_san(const State<Rules>& s, std::string_view text) {
   return found.front();
 }
 
+template <class Rules>
+Result<Move> State<Rules>::read_move(std::string_view text) const {
+  auto m = parse_san(*this, text);
+  if (m) return m;
+  // Seed 004's own form (`B2 B3`, any spacing) is what a COMP 472 player
+  // types, so its errors are the ones to show there.
+  auto plain = parse_move(text);
+  if (plain || std::is_same_v<Rules, Comp472>) return plain;
+  return m;
+}
+
+template Result<Move> State<Gardner>::read_move(std::string_view) const;
+template Result<Move> State<Cs3243>::read_move(std::string_view) const;
+template Result<Move> State<Comp472>::read_move(std::string_view) const;
 template std::string san(const State<Gardner>&, Move);
 template std::string san(const State<Cs3243>&, Move);
 template std::string san(const State<Comp472>&, Move);

@@ -240,6 +240,16 @@ Result<Move> State::parse_move(std::string_view text) const {
   return m;
 }
 
+std::string State::end_cause() const {
+  if (!is_terminal()) return {};
+  const std::string_view mover = kSideNames[index(to_move())];
+  if (m_variant == Variant::V1b) {
+    return fmt::format("{} has no square; {} queen{} placed", mover, m_placed,
+                       m_placed == 1 ? "" : "s");
+  }
+  return fmt::format("{} has no square for a queen", mover);
+}
+
 std::string State::render() const {
   // X = Player 1's queens, O = Player 2's, . = free square, - = attacked.
   std::string out = "    ";
@@ -256,6 +266,10 @@ std::string State::render() const {
       out += fmt::format("{:>3}", ch);
     }
     out += '\n';
+  }
+  if (is_terminal()) {
+    const Value u = utility();
+    out += fmt::format("game over: {}: {} wins\n", end_cause(), kSideNames[u > 0 ? 0 : 1]);
   }
   return out;
 }

@@ -133,6 +133,25 @@ TEST(PlayTrace, AlphabetaFalseWithTheDefaultAiPlaysPlainMinimax) {
   EXPECT_NE(t.find("minimax search score: "), std::string::npos) << t;
 }
 
+// Seed 004 §2.5 (RULES.md §2): states are counted once per search. The
+// engine deepens 1, 2, ... to its depth for every move, and the trace counts
+// only the iteration whose move it played: the root once per move.
+TEST(PlayTrace, TheEngineCountsTheRootOncePerMove) {
+  const CliRun r = duel(
+      "play minichess-comp472 --white engine:depth=4 --black engine:depth=3 --max-turns 3 "
+      "--trace-dir . --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.files.size(), 1U);
+  std::vector<std::string> roots;
+  for (const auto& line : split_lines(r.files.begin()->second)) {
+    static const std::regex kDepths(R"(^cumulative states explored by depth: 0=(\d+) )");
+    std::smatch m;
+    if (std::regex_search(line, m, kDepths)) roots.push_back(m[1]);
+  }
+  // White's and Black's totals in turn, after each move of turns 1 to 3.
+  EXPECT_EQ(roots, (std::vector<std::string>{"1", "1", "2", "2", "3", "3"}));
+}
+
 // The terminal as seed 004's players read it: White and Black by name, no
 // "in check" (COMP 472 has no check rule), `exit` as well as `quit`, and the
 // hand-out's board with --board handout.

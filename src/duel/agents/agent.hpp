@@ -30,7 +30,13 @@ struct SearchReport {
   bool exact = false;
   bool complete = true;
   std::vector<std::string> pv;
-  search::SearchStats stats;
+  search::SearchStats stats;  // all of this move's searching
+  // Where the agent searched more than once for the move (iterative
+  // deepening): the search whose answer it played, each state once.
+  std::optional<search::SearchStats> answer;
+  [[nodiscard]] const search::SearchStats& answer_stats() const noexcept {
+    return answer ? *answer : stats;
+  }
 };
 
 // Live view of a search while it runs, and a way to cut it short (the web

@@ -75,9 +75,10 @@ class PlainAgent final : public Agent<S> {
       announce(wall, total);
       if (r.exact) break;
     }
-    // The statistics of the search whose answer is played (finish), each
-    // state once: not the shallower depths the clock ran first.
-    if (m_report.depth == 0) m_report.stats = total;  // no depth finished in time
+    // All the depths' work, and apart the search whose answer is played
+    // (finish), each state once: not the shallower depths the clock ran first.
+    if (m_report.depth > 0) m_report.answer = m_report.stats;
+    m_report.stats = total;
     return m_best;
   }
   [[nodiscard]] std::string name() const override {
@@ -154,8 +155,9 @@ class EngineAgent final : public Agent<S> {
       };
     }
     const auto r = m_engine->search(state, limits, info);
-    m_report = SearchReport{"engine", r.value, r.depth, r.exact, r.complete, pv_text(state, r.pv),
-                            r.stats};
+    m_report =
+        SearchReport{"engine", r.value,         r.depth, r.exact, r.complete, pv_text(state, r.pv),
+                     r.stats,  r.last_iteration};
     return r.best;
   }
   [[nodiscard]] std::string name() const override { return "engine"; }

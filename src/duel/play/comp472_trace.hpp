@@ -227,7 +227,7 @@ class AiTally {
     AiFacts facts;
     if (m_score[i]) facts.heuristic = m_score[i](after);
     if (m.report) {
-      m_total[i] += m.report->stats;
+      m_total[i] += m.report->answer_stats();
       m_depth[i] = std::max(m_depth[i], m.report->depth);
       facts.searched = true;
     }
@@ -268,8 +268,9 @@ template <class S>
 }
 
 // 3.2: the mover's states explored since the game began (depth 0 = the
-// root; each state once per search: a plain agent's move counts the search
-// whose answer it played, not the shallower ones its clock ran first), by
+// root; each state once per search: a move counts the search whose answer
+// it played, not the shallower ones run first, by a plain agent's clock or
+// the engine's iterative deepening), by
 // depth, as percentages, and the average branching factor (children
 // searched per expanded node). Depths past `nominal` (the deepest the
 // searches completed: quiescence and extensions go further) are one group,

@@ -32,6 +32,9 @@ struct SearchResult {
   bool exact = false;        // the value is the game-theoretic value
   std::vector<Move> pv;      // principal variation from the root
   SearchStats stats;
+  // Iterative deepening (the engine): the main thread's iteration whose move
+  // is `best`, each state once; `stats` counts every iteration and thread.
+  std::optional<SearchStats> last_iteration;
 };
 
 // What the engine reports after each iteration (the CLI, Python and web format it).

@@ -86,6 +86,29 @@ struct SearchStats {
     const int last = max_depth < kStatsDepths ? max_depth : kStatsDepths - 1;
     return {by_depth.begin(), by_depth.begin() + (last + 1)};
   }
+  // What was counted since `earlier`, a copy of this record taken before
+  // (the engine's last iteration). Seconds are left to the caller.
+  [[nodiscard]] SearchStats since(const SearchStats& earlier) const noexcept {
+    SearchStats d;
+    for (std::size_t i = 0; i < by_depth.size(); ++i) {
+      d.by_depth[i] = by_depth[i] - earlier.by_depth[i];
+      if (d.by_depth[i] != 0) d.max_depth = static_cast<int>(i);
+    }
+    d.interior = interior - earlier.interior;
+    d.leaves = leaves - earlier.leaves;
+    d.evaluations = evaluations - earlier.evaluations;
+    d.cutoffs = cutoffs - earlier.cutoffs;
+    d.first_cutoffs = first_cutoffs - earlier.first_cutoffs;
+    for (std::size_t i = 0; i < cutoffs_by_depth.size(); ++i) {
+      d.cutoffs_by_depth[i] = cutoffs_by_depth[i] - earlier.cutoffs_by_depth[i];
+      d.first_cutoffs_by_depth[i] = first_cutoffs_by_depth[i] - earlier.first_cutoffs_by_depth[i];
+    }
+    d.table_move_cutoffs = table_move_cutoffs - earlier.table_move_cutoffs;
+    d.table_move_first_cutoffs = table_move_first_cutoffs - earlier.table_move_first_cutoffs;
+    d.tt_probes = tt_probes - earlier.tt_probes;
+    d.tt_hits = tt_hits - earlier.tt_hits;
+    return d;
+  }
   SearchStats& operator+=(const SearchStats& o) noexcept {
     for (std::size_t i = 0; i < by_depth.size(); ++i) by_depth[i] += o.by_depth[i];
     if (o.max_depth > max_depth) max_depth = o.max_depth;

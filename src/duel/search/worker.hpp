@@ -101,15 +101,20 @@ class SearchWorker {
     for (int depth = std::min(cap, m_options.first_depth); depth <= cap; ++depth) {
       if (skips(depth, cap)) continue;
       const std::uint64_t inexact_before = m_inexact;
+      const SearchStats stats_before = m_stats;
       m_root_best.reset();
       m_root_depth = depth;
       const Value v = root_search(root, depth, last);
       if (m_stop.stopped()) {
         // A move that finished this iteration with the best value so far
         // is better informed than the last iteration's choice.
-        if (m_root_best) out.best = m_root_best;
+        if (m_root_best) {
+          out.best = m_root_best;
+          out.last_iteration = m_stats.since(stats_before);
+        }
         break;
       }
+      out.last_iteration = m_stats.since(stats_before);
       // Step 3. Report the iteration; stop when exact or past the soft time.
       last = v;
       out.value = for_player(v, root.to_move());

@@ -70,7 +70,8 @@ class Agent {
   [[nodiscard]] virtual std::string failure() const { return {}; }
   virtual void new_game() {}
   // Hooks for the next choose() calls (replacing any given before).
-  virtual void set_hooks(SearchHooks /*hooks*/) {}
+  // Taken by value: the overrides keep it (std::move).
+  virtual void set_hooks(SearchHooks /*hooks*/) {}  // NOLINT(performance-unnecessary-value-param)
 };
 
 // The share of a move's time limit an agent plans to use: it stops well

@@ -31,6 +31,8 @@ struct RefereeOptions {
   double wall_slack = 1.0;
   double calibrate_time = 120.0;
   std::string pdnout;
+  std::string cpu = "user";
+  bool lenient = false;
   bool json = false;
   bool quiet = false;
 };
@@ -77,14 +79,18 @@ std::string game_pdn(const referee::GameRecord& g, const referee::MatchOptions& 
        {"Termination", fmt::format("{}: {}", referee::reason_text(g.reason), g.detail)}});
 }
 
-nlohmann::json to_json(const referee::MatchResult& m) {
+nlohmann::json to_json(const referee::MatchResult& m, const std::string& charge) {
   nlohmann::json games = nlohmann::json::array();
   for (const auto& g : m.games) {
     nlohmann::json moves = nlohmann::json::array();
     nlohmann::json cpu = nlohmann::json::array();
+    nlohmann::json user = nlohmann::json::array();
+    nlohmann::json system = nlohmann::json::array();
     for (const auto& t : g.turns) {
       moves.push_back(t.move);
       cpu.push_back(rounded(t.cpu));
+      user.push_back(rounded(t.user));
+      system.push_back(rounded(t.system));
     }
     games.push_back({{"game", g.number + 1},
                      {"black", g.black},
@@ -96,7 +102,9 @@ nlohmann::json to_json(const referee::MatchResult& m) {
                      {"start", g.start},
                      {"end", g.end},
                      {"moves", moves},
-                     {"cpu", cpu}});
+                     {"cpu", cpu},
+                     {"user", user},
+                     {"system", system}});
   }
   nlohmann::json agents = nlohmann::json::array();
   for (const auto& a : m.agents) {
@@ -105,7 +113,7 @@ nlohmann::json to_json(const referee::MatchResult& m) {
     if (!a.calibration.empty()) j["calibration"] = a.calibration;
     agents.push_back(j);
   }
-  nlohmann::json out = {{"games", games}, {"agents", agents}};
+  nlohmann::json out = {{"games", games}, {"agents", agents}, {"cpu", charge}};
   if (!m.workdir.empty()) out["workdir"] = m.workdir.string();
   if (m.cancelled) out["cancelled"] = true;
   return out;
@@ -154,6 +162,9 @@ int run_referee(const RefereeOptions& o) {
   options.calibrate_seconds = o.calibrate_time;
   options.workdir = o.workdir;
   options.keep = o.keep;
+  options.charge = o.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
+  options.reading = o.lenient ? games::checkers::protocol::Reading::Lenient
+                              : games::checkers::protocol::Reading::Strict;
   std::ofstream pdn;
   if (!o.pdnout.empty()) {
     pdn.open(o.pdnout, std::ios::app);
@@ -192,7 +203,7 @@ int run_referee(const RefereeOptions& o) {
 
   // Step 3. The results.
   if (o.json) {
-    std::cout << to_json(m).dump() << '\n';
+    std::cout << to_json(m, o.cpu).dump() << '\n';
   } else {
     for (const auto& g : m.games) {
       std::cout << fmt::format(
@@ -247,6 +258,14 @@ Command add_referee(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub->add_option("--pdnout", o->pdnout, "Append every game to this file as PDN as it ends");
+  sub->add_option("--cpu", o->cpu,
+                  "CPU time charged: user (as the course's referee measured it, the default) or "
+                  "user+sys")
+      ->check(CLI::IsMember({"user", "user+sys"}))
+      ->capture_default_str();
+  sub->add_flag("--lenient", o->lenient,
+                "Practice: also read output.txt in any case, spacing and line ending (the "
+                "course's grader does not)");
   sub->add_flag("--json", o->json, "One JSON document");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o] { return run_referee(*o); }};

@@ -99,13 +99,44 @@ TEST(Protocol, ReadsLegalOutput) {
   ASSERT_TRUE(step.ok()) << step.error();
   EXPECT_EQ(start.seed_text(*step), "E d6 e5");
   EXPECT_EQ(output_text(start, *step), "E d6 e5\n");
-  EXPECT_TRUE(parse_output(start, "  e D6 E5 \r\n\r\n").ok());
+  EXPECT_TRUE(parse_output(start, "E d6 e5").ok());  // the last line may lack its newline
+  EXPECT_TRUE(parse_output(start, "  e D6 E5 \r\n\r\n", Reading::Lenient).ok());
 
   const auto board = parse_input("SINGLE\nBLACK\n1\n" + kDoubleJump);
   ASSERT_TRUE(board.ok()) << board.error();
   const auto jump = parse_output(board->state, "J d6 b4\nJ b4 d2\n");
   ASSERT_TRUE(jump.ok()) << jump.error();
   EXPECT_EQ(output_text(board->state, *jump), "J d6 b4\nJ b4 d2\n");
+}
+
+// Seed 003: "E c3 d4" for a move and one "J c3 e5" line per jump, read as
+// strictly as the course's grader does; the lenient reading is for practice.
+TEST(Protocol, OutputIsReadToTheHandoutsLetter) {
+  const State start;
+  const struct {
+    std::string text;
+    std::string says;
+  } cases[] = {
+      {"e d6 e5\n", "line 1 'e d6 e5': the hand-out's format"},
+      {"E D6 E5\n", "line 1 'E D6 E5': the hand-out's format"},
+      {"E d6 e5\r\n", "line 1 'E d6 e5\\x0d' ends in a carriage return (CRLF)"},
+      {"\nE d6 e5\n", "line 1 is blank"},
+      {"E d6 e5\n\n", "line 2 is blank"},
+      {" E d6 e5\n", "the hand-out's format"},
+      {"E  d6 e5\n", "the hand-out's format"},
+      {"E d6 e5 \n", "the hand-out's format"},
+      {"E\td6\te5\n", "the hand-out's format"},
+  };
+  for (const auto& c : cases) {
+    const auto strict = parse_output(start, c.text);
+    ASSERT_FALSE(strict.ok()) << c.text;
+    EXPECT_NE(strict.error().find(c.says), std::string::npos) << c.text << " -> " << strict.error();
+    EXPECT_EQ(strict.error().find('\n'), std::string::npos) << strict.error();
+    EXPECT_TRUE(format_error(c.text).has_value()) << c.text;
+    EXPECT_TRUE(parse_output(start, c.text, Reading::Lenient).ok()) << c.text;
+  }
+  EXPECT_FALSE(format_error("E d6 e5\n").has_value());
+  EXPECT_FALSE(format_error("J d6 b4\nJ b4 d2\n").has_value());
 }
 
 TEST(Protocol, RejectsBadOutput) {
@@ -118,11 +149,11 @@ TEST(Protocol, RejectsBadOutput) {
     std::string says;
   } cases[] = {
       {start, "", "output.txt is empty"},
-      {start, "\n \n", "output.txt is empty"},
-      {start, "hello world", "not like 'E c3 d4'"},
-      {start, "E d6", "not like 'E c3 d4'"},
-      {start, "11-15", "not like 'E c3 d4'"},
-      {start, "E d6 e5 f4", "not like 'E c3 d4'"},
+      {start, "\n \n", "line 1 is blank"},
+      {start, "hello world", "line 1 'hello world': the hand-out's format is 'E c3 d4'"},
+      {start, "E d6", "the hand-out's format"},
+      {start, "11-15", "the hand-out's format"},
+      {start, "E d6 e5 f4", "the hand-out's format"},
       {start, "E d6 c7", "occupied"},
       {start, "E c3 d4", "no piece of yours"},
       {start, "E d6 f4", "not a diagonal neighbour"},

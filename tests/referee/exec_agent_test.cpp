@@ -88,6 +88,26 @@ TEST(ExecAgent, AProgramThatPlaysTheFirstMoveItIsGiven) {
   EXPECT_NE(record.reason.find("crash: exit status 3"), std::string::npos) << record.reason;
 }
 
+// A submission folder as it arrives: `dir=` copies it into the program's
+// home, so a command naming its files relatively runs (seed 003 runs
+// `python3 homework.py` in the student's folder). The copy is the agent's:
+// the folder itself is left as it was.
+TEST(ExecAgent, RunsInACopyOfItsSubmissionFolder) {
+  Scratch s;
+  const fs::path folder = s.dir / "student";
+  fs::create_directories(folder / "lib");
+  std::ofstream(folder / "lib" / "move.txt") << "E f6 e5\n";
+  std::ofstream(folder / "homework.sh") << "cat lib/move.txt > output.txt\ntouch ran\n";
+  const auto record = one_game("exec:cmd=sh homework.sh,time=5,dir=" + folder.string(), "first");
+  ASSERT_GE(record.moves.size(), 1U) << record.reason;
+  EXPECT_EQ(record.moves[0].text, "11-15");
+  EXPECT_FALSE(fs::exists(folder / "ran"));
+  EXPECT_FALSE(fs::exists(folder / "output.txt"));
+  const auto bad = registry::make_agent<State>("exec:cmd=sh homework.sh,dir=/no/such/folder");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("is not a folder"), std::string::npos) << bad.error();
+}
+
 TEST(ExecAgent, HostileProgramsLoseTheirGameWithTheReason) {
   Scratch s;
   const std::string pidfile = (s.dir / "pid").string();

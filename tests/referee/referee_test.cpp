@@ -232,6 +232,59 @@ TEST(Referee, SilentGarbageAndIllegalOutputsLose) {
               "no piece of yours");
 }
 
+// Seed 003's output format read as the course's grader reads it: a legal
+// move in another case, spacing or line ending is a bad output, and a
+// practice run with --lenient takes it.
+TEST(Referee, OutputIsReadAsStrictlyAsTheHandout) {
+  Scratch s;
+  // Black's b6-a5 is legal at the start; only the format is wrong.
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"lower.sh", "printf 'e b6 a5\\n' > output.txt"},
+           {"upper.sh", "printf 'E B6 A5\\n' > output.txt"},
+           {"crlf.sh", "printf 'E b6 a5\\r\\n' > output.txt"},
+           {"blank.sh", "printf 'E b6 a5\\n\\n' > output.txt"}}) {
+    const auto g = one_game(s, s.script(name, text));
+    expect_loss(g, "bad-output",
+                name == "crlf.sh"    ? "carriage return"
+                : name == "blank.sh" ? "line 2 is blank"
+                                     : "the hand-out's format");
+    const ScriptedGame legal = scripted_agent(s, State());
+    const CliRun r =
+        duel("referee checkers --json --quiet --games 1 --time 2 --lenient --agent '" +
+             s.script("l" + name, text + "\nexit 0") + "' --agent '" + legal.command + "'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GE(j["games"][0]["plies"].get<int>(), 1) << name << ": " << j.dump();
+  }
+}
+
+// The course charged user CPU time (/usr/bin/time -f "%U"); user+sys is an
+// option. Both parts are reported for every move.
+TEST(Referee, ChargesUserTimeByDefaultAndReportsBoth) {
+  Scratch s;
+  const ScriptedGame legal = scripted_agent(s, State());
+  // A busy loop in user space, then a legal first move.
+  const std::string busy = s.script(
+      "busy.sh", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo 'E b6 a5' > output.txt");
+  for (const std::string cpu : {"user", "user+sys"}) {
+    const CliRun r = duel("referee checkers --json --quiet --games 1 --time 20 --cpu " + cpu +
+                          " --agent '" + busy + "' --agent '" + legal.command + "'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["cpu"], cpu);
+    const auto& g = j["games"][0];
+    ASSERT_GE(g["cpu"].size(), 1U) << g.dump();
+    const double charged = g["cpu"][0];
+    const double user = g["user"][0];
+    const double system = g["system"][0];
+    EXPECT_GT(user, 0.0);
+    EXPECT_GE(system, 0.0);
+    EXPECT_NEAR(charged, cpu == "user" ? user : user + system, 1e-5) << g.dump();
+  }
+  const CliRun bad = duel("referee checkers --cpu wall --agent a --agent b");
+  EXPECT_EQ(bad.status, 2);
+}
+
 TEST(Referee, PartialJumpSequenceIsIllegal) {
   Scratch s;
   // Black's man on 14 must jump 18 and then 26 (14x23x30): one jump is not a move.

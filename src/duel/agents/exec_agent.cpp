@@ -14,11 +14,19 @@ namespace duel::agents {
 
 namespace fs = std::filesystem;
 
-Result<ExecSettings> ExecAgent::parse(const std::string& command, double seconds) {
+Result<ExecSettings> ExecAgent::parse(ExecSettings settings) {
+  const std::string& command = settings.command;
   if (command.find_first_not_of(" \t") == std::string::npos) {
     return fail("exec: cmd= is empty");
   }
-  if (!(seconds > 0.0)) return fail("exec: time= must be more than 0 seconds");
+  if (!(settings.seconds > 0.0)) return fail("exec: time= must be more than 0 seconds");
+  if (!settings.source.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(settings.source, ec)) {
+      return fail(fmt::format("exec: dir={} is not a folder", settings.source.string()));
+    }
+    settings.source = fs::absolute(settings.source, ec);
+  }
   // A program named by path must exist now, so a typo fails before any game
   // (a shell command line is only checked when it runs).
   const auto first = command.substr(0, command.find(' '));
@@ -26,7 +34,7 @@ Result<ExecSettings> ExecAgent::parse(const std::string& command, double seconds
     std::error_code ec;
     if (!fs::exists(first, ec)) return fail(fmt::format("exec: no program '{}'", first));
   }
-  return ExecSettings{command, seconds};
+  return settings;
 }
 
 ExecAgent::ExecAgent(ExecSettings settings)
@@ -62,6 +70,18 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
       return std::nullopt;
     }
     m_dir = pattern;
+    if (!m_settings.source.empty()) {
+      // The submission as it came (its calibration.txt too), never its own
+      // playdata.txt from an earlier game.
+      std::error_code copy_ec;
+      fs::copy(m_settings.source, m_dir, fs::copy_options::recursive, copy_ec);
+      if (copy_ec) {
+        m_failure =
+            fmt::format("cannot copy {}: {}", m_settings.source.string(), copy_ec.message());
+        return std::nullopt;
+      }
+      fs::remove(m_dir / "playdata.txt", copy_ec);
+    }
   }
   if (m_time_left <= 0.0) {
     m_failure = "its time for the game is used up";
@@ -73,6 +93,8 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   // The program sees the smaller of its game clock and the arena's move
   // limit, and is killed at that much CPU.
   setup.time_left = clock.limit > 0.0 ? std::min(m_time_left, clock.limit) : m_time_left;
+  setup.charge = m_settings.charge;
+  setup.reading = m_settings.reading;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

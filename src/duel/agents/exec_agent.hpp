@@ -1,5 +1,6 @@
 #pragma once
-// `exec:cmd=PATH,protocol=csci561,time=300`: a checkers agent program run
+// `exec:cmd=PATH,protocol=csci561,time=300,dir=FOLDER,cpu=user,lenient=false`:
+// a checkers agent program run
 // through seed 003's file protocol, one run a move, as the referee runs it
 // (RULES.md §5). The arena can then hold tournaments between anyone's
 // programs and Duel's own agents.
@@ -15,18 +16,25 @@
 #include "duel/agents/agent.hpp"
 #include "duel/core/result.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/checkers/protocol.hpp"
+#include "duel/referee/process.hpp"
 
 namespace duel::agents {
 
 struct ExecSettings {
   std::string command;     // as given: a shell command (`duel:SPEC` runs this binary's homework)
   double seconds = 300.0;  // CPU seconds for the whole game (seed 003's GAME mode)
+  // A submission folder: its files are copied into the program's home before
+  // its first move, so `python3 homework.py` finds homework.py. Empty: none.
+  std::filesystem::path source;
+  referee::Charge charge = referee::Charge::User;
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
 };
 
 class ExecAgent final : public Agent<games::checkers::State> {
  public:
   // Checks the settings; the program is not run until the first move.
-  [[nodiscard]] static Result<ExecSettings> parse(const std::string& command, double seconds);
+  [[nodiscard]] static Result<ExecSettings> parse(ExecSettings settings);
   explicit ExecAgent(ExecSettings settings);
   ~ExecAgent() override;
   ExecAgent(const ExecAgent&) = delete;

@@ -39,7 +39,8 @@ struct ProcInfo {
   pid_t ppid = 0;                // (4)
   pid_t pgid = 0;                // (5)
   pid_t sid = 0;                 // (6)
-  long long ticks = 0;           // utime + stime + cutime + cstime, (14)-(17)
+  long long user_ticks = 0;      // utime + cutime, (14) and (16)
+  long long system_ticks = 0;    // stime + cstime, (15) and (17)
   unsigned long long start = 0;  // (22) start time: with pid, the process's identity
 };
 
@@ -69,7 +70,8 @@ struct ProcInfo {
   out.ppid = static_cast<pid_t>(field[0]);
   out.pgid = static_cast<pid_t>(field[1]);
   out.sid = static_cast<pid_t>(field[2]);
-  out.ticks = field[10] + field[11] + field[12] + field[13];
+  out.user_ticks = field[10] + field[12];
+  out.system_ticks = field[11] + field[13];
   out.start = static_cast<unsigned long long>(field[18]);
   return true;
 }
@@ -90,9 +92,17 @@ struct ProcInfo {
   return out;
 }
 
-[[nodiscard]] double seconds_of(const rusage& ru) {
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+[[nodiscard]] CpuTime cpu_of(const rusage& ru) {
+  const auto seconds = [](const timeval& tv) {
+    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
+  };
+  return {seconds(ru.ru_utime), seconds(ru.ru_stime)};
+}
+
+// The larger of two readings, part by part: a charge never goes down.
+void raise_to(CpuTime& charged, const CpuTime& now) {
+  charged.user = std::max(charged.user, now.user);
+  charged.system = std::max(charged.system, now.system);
 }
 
 void sleep_seconds(double s) {
@@ -122,9 +132,9 @@ class Tree {
     m_sessions.insert(root);
   }
 
-  // Reads /proc, returns the CPU seconds charged so far (never decreasing)
+  // Reads /proc, returns the CPU time charged so far (never decreasing)
   // and reaps the agent's zombies that are our children (not the root).
-  double poll() {
+  CpuTime poll() {
     const auto members = scan();
     account(members);
     for (const auto& p : members) {
@@ -177,20 +187,23 @@ class Tree {
     } while (r < 0 && errno == EINTR);
     m_root_reaped = true;
     if (r == m_root) {
-      const double total = m_reaped + seconds_of(ru);
-      if (total > m_charged) m_charged = total;
+      const CpuTime root = cpu_of(ru);
+      raise_to(m_charged, {m_reaped.user + root.user, m_reaped.system + root.system});
     }
     return status;
   }
 
-  [[nodiscard]] double charged() const noexcept { return m_charged; }
+  [[nodiscard]] CpuTime charged() const noexcept { return m_charged; }
 
  private:
   // The charge: what we reaped plus every member's own and reaped children's time.
   void account(const std::vector<ProcInfo>& members) {
-    double now = m_reaped;
-    for (const auto& p : members) now += static_cast<double>(p.ticks) * m_tick;
-    if (now > m_charged) m_charged = now;
+    CpuTime now = m_reaped;
+    for (const auto& p : members) {
+      now.user += static_cast<double>(p.user_ticks) * m_tick;
+      now.system += static_cast<double>(p.system_ticks) * m_tick;
+    }
+    raise_to(m_charged, now);
   }
 
   // The members among all processes now, learning new groups and sessions.
@@ -231,7 +244,9 @@ class Tree {
     rusage ru{};
     int status = 0;
     if (::wait4(pid, &status, WNOHANG, &ru) == pid) {
-      m_reaped += seconds_of(ru);
+      const CpuTime c = cpu_of(ru);
+      m_reaped.user += c.user;
+      m_reaped.system += c.system;
       m_known.erase(pid);
     }
   }
@@ -243,8 +258,8 @@ class Tree {
   bool m_adopt;
   double m_tick;
   bool m_root_reaped = false;
-  double m_reaped = 0.0;                        // CPU of the members we reaped ourselves
-  double m_charged = 0.0;                       // the largest total seen
+  CpuTime m_reaped;                             // CPU of the members we reaped ourselves
+  CpuTime m_charged;                            // the largest totals seen
   std::map<pid_t, unsigned long long> m_known;  // pid -> start time
   std::set<pid_t> m_groups;
   std::set<pid_t> m_sessions;
@@ -414,7 +429,7 @@ RunResult run_agent(const RunSpec& spec) {
   std::optional<Stop> ours;
   while (true) {
     if (root_ended(pid)) break;
-    const double cpu = tree.poll();
+    const double cpu = tree.poll().charge(spec.charge);
     const double wall = clock.seconds();
     if (spec.cancel != nullptr && spec.cancel->load()) {
       ours = Stop::Cancelled;
@@ -439,7 +454,8 @@ RunResult run_agent(const RunSpec& spec) {
   r.leftovers = tree.clear(2.0);
   const int status = tree.reap_root();
   (void)tree.clear(0.5);  // in case the first clear ran out of time
-  r.cpu_seconds = tree.charged();
+  r.cpu = tree.charged();
+  r.cpu_seconds = r.cpu.charge(spec.charge);
   if (ours) {
     r.stop = *ours;
     r.leftovers = 0;

@@ -22,12 +22,27 @@
 
 namespace duel::referee {
 
+// What a program's CPU time is charged as. The course's referee measured
+// user time (`/usr/bin/time -f "%U"`): the default. UserSystem adds the
+// kernel's time on the program's behalf.
+enum class Charge : std::uint8_t { User, UserSystem };
+
+// CPU seconds of a program and all its descendants.
+struct CpuTime {
+  double user = 0.0;
+  double system = 0.0;
+  [[nodiscard]] double charge(Charge c) const noexcept {
+    return c == Charge::User ? user : user + system;
+  }
+};
+
 struct RunSpec {
   std::string command;            // run as `/bin/sh -c COMMAND`
   std::filesystem::path dir;      // the working directory (must exist)
   std::filesystem::path out_log;  // stdout is appended here (empty: /dev/null)
   std::filesystem::path err_log;  // stderr is appended here (empty: /dev/null)
-  double cpu_limit = 0.0;         // seconds of CPU (all processes); 0 = none
+  double cpu_limit = 0.0;         // seconds of CPU charged (all processes); 0 = none
+  Charge charge = Charge::User;   // what cpu_limit and cpu_seconds count
   double wall_limit = 0.0;        // seconds of wall clock; 0 = none
   double poll_seconds = 0.005;    // /proc is read this often near a limit (at most 50 ms apart)
   // Largest file the agent may write (RLIMIT_FSIZE; more is SIGXFSZ, a
@@ -55,7 +70,8 @@ struct RunResult {
   Stop stop = Stop::SpawnFailed;
   int exit_code = -1;         // for Stop::Exited
   int signal = 0;             // for Stop::Signaled
-  double cpu_seconds = 0.0;   // user + system, the agent and all its descendants
+  double cpu_seconds = 0.0;   // the charge (RunSpec::charge) of the agent and its descendants
+  CpuTime cpu;                // both parts of it
   double wall_seconds = 0.0;  // from start to the end of the agent's main process
   int leftovers = 0;          // descendants still alive when it ended, killed by us
   std::string error;          // for Stop::SpawnFailed

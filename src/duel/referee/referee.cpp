@@ -195,6 +195,7 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   run.cpu_limit = setup.time_left;
   run.wall_limit = setup.time_left * setup.wall_factor + setup.wall_slack;
   run.poll_seconds = setup.poll_seconds;
+  run.charge = setup.charge;
   run.adopt_strays = setup.adopt_strays;
   run.cancel = setup.cancel;
   std::error_code size_ec;
@@ -248,9 +249,12 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
     t.detail = out.error;
     return t;
   }
-  auto move = protocol::parse_output(state, out.text);
+  auto move = protocol::parse_output(state, out.text, setup.reading);
   if (!move) {
-    t.loss = well_formed(out.text) ? Reason::IllegalMove : Reason::BadOutput;
+    const bool form_ok = setup.reading == protocol::Reading::Strict
+                             ? !protocol::format_error(out.text).has_value()
+                             : well_formed(out.text);
+    t.loss = form_ok ? Reason::IllegalMove : Reason::BadOutput;
     t.detail = move.error();
     return t;
   }
@@ -284,6 +288,8 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
     setup.wall_factor = options.wall_factor;
     setup.wall_slack = options.wall_slack;
     setup.poll_seconds = options.poll_seconds;
+    setup.charge = options.charge;
+    setup.reading = options.reading;
     setup.adopt_strays = options.adopt_strays;
     setup.cancel = options.cancel;
     setup.log_header = fmt::format("--- game {}, ply {}, {}, {:.3f} s left ---", number + 1,
@@ -299,8 +305,8 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
       if (observer) observer({Event::Kind::GameOver, a, &g, {}});
       return g;
     }
-    g.turns.push_back(
-        {a, state.move_text(*t.move), t.cpu, g.time_left[static_cast<std::size_t>(a)]});
+    g.turns.push_back({a, state.move_text(*t.move), t.cpu, t.run.cpu.user, t.run.cpu.system,
+                       g.time_left[static_cast<std::size_t>(a)]});
     state = state.result(*t.move);
     ++g.plies;
     if (observer) observer({Event::Kind::Turn, a, &g, {}});

@@ -21,6 +21,7 @@
 
 #include "duel/core/result.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/checkers/protocol.hpp"
 #include "duel/referee/process.hpp"
 
 namespace duel::referee {
@@ -61,15 +62,21 @@ struct MatchOptions {
   std::filesystem::path workdir;     // agents' homes: DIR/agent0, DIR/agent1; empty = temp
   bool keep = false;                 // keep a temporary workdir
   double poll_seconds = 0.005;       // how often a running agent's CPU is read
-  bool adopt_strays = false;         // see RunSpec::adopt_strays
+  Charge charge = Charge::User;      // CPU time as the course charged it (process.hpp)
+  // output.txt to the hand-out's letter, or (practice) also in any case,
+  // spacing and line ending.
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  bool adopt_strays = false;  // see RunSpec::adopt_strays
   const std::atomic<bool>* cancel = nullptr;
 };
 
 // One move of a game, as played.
 struct Turn {
   int agent = 0;
-  std::string move;        // standard notation (State::move_text)
-  double cpu = 0.0;        // seconds charged for it
+  std::string move;   // standard notation (State::move_text)
+  double cpu = 0.0;   // seconds charged for it
+  double user = 0.0;  // its user and system CPU seconds, whichever is charged
+  double system = 0.0;
   double time_left = 0.0;  // the agent's time after it
 };
 
@@ -127,6 +134,8 @@ struct TurnSetup {
   double wall_factor = 2.0;
   double wall_slack = 1.0;
   double poll_seconds = 0.005;
+  Charge charge = Charge::User;
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   bool adopt_strays = false;
   const std::atomic<bool>* cancel = nullptr;
   std::string log_header;  // written to the agent's logs before the run

@@ -31,7 +31,8 @@ constexpr std::array<std::string_view, 9> kEngineKeys{"depth",   "time", "nodes"
                                                       "threads", "soft", "contempt", "seed"};
 constexpr std::array<std::string_view, 7> kUciKeys{"cmd",   "variant", "variants",   "movetime",
                                                    "depth", "nodes",   "option.NAME"};
-constexpr std::array<std::string_view, 3> kExecKeys{"cmd", "protocol", "time"};
+constexpr std::array<std::string_view, 6> kExecKeys{"cmd", "protocol", "time",
+                                                    "dir", "cpu",      "lenient"};
 
 constexpr std::array kCatalogue = {
     AgentKind{"human", Keys(kNoKeys), "human", "a person at the terminal"},
@@ -55,7 +56,7 @@ constexpr std::array kCatalogue = {
               "seed 000's minimax4 opponent: a 4-ply search on capture values", AgentGames::chess},
     AgentKind{"uci", Keys(kUciKeys), "uci:cmd=fairy-stockfish,movetime=100",
               "a UCI engine such as Fairy-Stockfish (docs/uci.md)", AgentGames::chess},
-    AgentKind{"exec", Keys(kExecKeys), "exec:cmd=python3 homework.py,time=300",
+    AgentKind{"exec", Keys(kExecKeys), "exec:cmd=python3 homework.py,dir=s01,time=300",
               "an agent program run through seed 003's input.txt/output.txt (docs/referee.md)",
               AgentGames::checkers},
 };
@@ -139,7 +140,18 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       if (!time) return fail(time.error());
       const auto cmd = spec.get("cmd");
       if (!cmd) return fail("exec: give the program as cmd=COMMAND");
-      auto settings = agents::ExecAgent::parse(*cmd, *time);
+      const auto cpu = spec.choice("cpu", "user", {"user", "user+sys"});
+      if (!cpu) return fail(cpu.error());
+      const auto lenient = spec.flag("lenient", false);
+      if (!lenient) return fail(lenient.error());
+      agents::ExecSettings wanted;
+      wanted.command = *cmd;
+      wanted.seconds = *time;
+      wanted.source = spec.get("dir").value_or("");
+      wanted.charge = *cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
+      wanted.reading = *lenient ? games::checkers::protocol::Reading::Lenient
+                                : games::checkers::protocol::Reading::Strict;
+      auto settings = agents::ExecAgent::parse(std::move(wanted));
       if (!settings) return fail(settings.error());
       return AgentPtr(std::make_unique<agents::ExecAgent>(std::move(*settings)));
     }

@@ -109,7 +109,42 @@ std::string input_text(Mode mode, double seconds, const State& state) {
                      state.to_move() == Player::First ? "BLACK" : "WHITE", time, board);
 }
 
-Result<Move> parse_output(const State& state, std::string_view text) {
+std::optional<std::string> format_error(std::string_view text) {
+  constexpr std::string_view kForm =
+      "the hand-out's format is 'E c3 d4' for a move and one 'J c3 e5' line per jump: capital E "
+      "or J, lower-case squares a1 to h8, one space between";
+  if (text.empty()) return "output.txt is empty";
+  int number = 0;
+  while (!text.empty()) {
+    ++number;
+    const auto end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (line.empty()) {
+      return fmt::format("line {} is blank: output.txt holds one move a line and nothing else",
+                         number);
+    }
+    // Shown cut short; fail() escapes its control characters.
+    const std::string shown(line.substr(0, 40));
+    if (line.back() == '\r') {
+      return fmt::format("line {} '{}' ends in a carriage return (CRLF): lines end in a newline",
+                         number, shown);
+    }
+    const auto square = [&](std::size_t i) {
+      return line[i] >= 'a' && line[i] <= 'h' && line[i + 1] >= '1' && line[i + 1] <= '8';
+    };
+    if (line.size() != 7 || (line[0] != 'E' && line[0] != 'J') || line[1] != ' ' ||
+        line[4] != ' ' || !square(2) || !square(5)) {
+      return fmt::format("line {} '{}': {}", number, shown, kForm);
+    }
+  }
+  return std::nullopt;
+}
+
+Result<Move> parse_output(const State& state, std::string_view text, Reading reading) {
+  if (reading == Reading::Strict) {
+    if (auto e = format_error(text)) return fail(fmt::format("output.txt {}", *e));
+  }
   const auto lines = content_lines(text);
   if (lines.empty()) return fail("output.txt is empty");
   std::string joined;

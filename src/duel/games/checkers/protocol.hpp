@@ -4,6 +4,8 @@
 // `J from to` line per jump). One implementation for both sides: `duel
 // homework` reads inputs and writes outputs, the referee writes inputs and
 // reads outputs.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,9 +32,22 @@ struct Input {
 // Writes `input.txt` for the side to move in `state`.
 [[nodiscard]] std::string input_text(Mode mode, double seconds, const State& state);
 
-// Reads `output.txt` strictly: only the seed's `E`/`J` lines, and only a
+// How `output.txt` is read. Strict, the default, is the hand-out's format
+// to the letter, as the course's grader reads it: capital `E` or `J`, a
+// space, two lower-case squares with one space between, one move a line
+// ending in a newline (the last may lack it), nothing else: no blank line,
+// no carriage return, no other spaces. Lenient (practice only) also takes
+// any case, extra spaces, CRLF and blank lines.
+enum class Reading : std::uint8_t { Strict, Lenient };
+
+// Where `text` leaves the hand-out's format, in the hand-out's words
+// ("line 1 'e d6 e5': ..."), or none.
+[[nodiscard]] std::optional<std::string> format_error(std::string_view text);
+
+// Reads `output.txt`: lines in the format `reading` asks for, and only a
 // complete legal move of `state` (a jump sequence cut short is rejected).
-[[nodiscard]] Result<Move> parse_output(const State& state, std::string_view text);
+[[nodiscard]] Result<Move> parse_output(const State& state, std::string_view text,
+                                        Reading reading = Reading::Strict);
 
 // The text of `output.txt` for `m` (ends with a newline).
 [[nodiscard]] std::string output_text(const State& state, const Move& m);

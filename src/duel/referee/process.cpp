@@ -236,6 +236,7 @@ class Tree {
       }
     }
     std::vector<ProcInfo> out;
+    out.reserve(in.size());
     for (const pid_t pid : in) out.push_back(*by_pid[pid]);
     return out;
   }

@@ -246,6 +246,9 @@ int run_arena(const S& start, ArenaOptions o) {
   options.concurrency = o.concurrency;
   options.seed = o.seed;
   options.match = {o.timeout, o.max_turns, *adjudication};
+  // Seed 003's tie rule, as the referee applies it: checkers programs with
+  // a game clock (exec:) share it.
+  options.match.tie_to_more_time = std::string_view(S::kName) == "checkers";
 
   // Step 3. Play, keeping score by pairing and by agent as games end.
   std::vector<arena::Score> by_pairing(pairs.size());  // from the pairing's `a` view

@@ -1,11 +1,17 @@
 // duel referee checkers --agent CMD --agent CMD: seed 003's master game
 // playing agent. Runs two agent programs through input.txt / output.txt,
 // charges their CPU time and prints one line per game and a summary.
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +20,7 @@
 #include "duel/core/text.hpp"
 #include "duel/games/checkers/pdn.hpp"
 #include "duel/referee/referee.hpp"
+#include "duel/registry/agents.hpp"
 
 namespace duel::cli {
 namespace {
@@ -119,6 +126,31 @@ nlohmann::json to_json(const referee::MatchResult& m, const std::string& charge)
   return out;
 }
 
+// An --agent that names one of Duel's agents (`first`, `random:seed=1`)
+// where a program is expected: the referee runs programs, so it is refused
+// with the form that means it (`duel:first`), unless a program of that name
+// is on PATH.
+std::optional<std::string> duel_agent_without_prefix(const std::string& command) {
+  const std::string word(split(command).front());
+  const std::string kind = word.substr(0, word.find(':'));
+  const auto catalogue = registry::agent_catalogue();
+  if (std::ranges::find(catalogue, kind, &registry::AgentKind::kind) == catalogue.end()) {
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "";
+  while (!dirs.empty()) {
+    const auto colon = dirs.find(':');
+    const std::filesystem::path dir(std::string(dirs.substr(0, colon)));
+    if (!dir.empty() && ::access((dir / word).c_str(), X_OK) == 0) return std::nullopt;
+    dirs.remove_prefix(colon == std::string_view::npos ? dirs.size() : colon + 1);
+  }
+  return fmt::format(
+      "referee: --agent '{}' is Duel's agent, not a program; run it as --agent "
+      "duel:{}",
+      word, word);
+}
+
 int run_referee(const RefereeOptions& o) {
   // Step 1. Check everything before any program runs.
   auto spec = Spec::parse(o.game);
@@ -134,6 +166,7 @@ int run_referee(const RefereeOptions& o) {
   }
   for (const auto& a : o.agents) {
     if (trim(a).empty()) return bad_input("referee: an --agent command is empty");
+    if (auto e = duel_agent_without_prefix(a)) return bad_input(*e);
   }
   if (o.calibrate.size() > 2) {
     return bad_input("referee: at most two --calibrate commands (one per agent, '-' for none)");

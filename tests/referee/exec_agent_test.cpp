@@ -65,6 +65,9 @@ TEST(ExecAgent, SpecErrorsAreOneLine) {
   EXPECT_NE(err("exec:cmd=/bin/true,protocol=uci").find("protocol"), std::string::npos);
   EXPECT_NE(err("exec:cmd=/bin/true,time=0").find("time"), std::string::npos);
   EXPECT_NE(err("exec:cmd=/bin/true,colour=red").find("colour"), std::string::npos);
+  // duel:SPEC, the referee's way to name Duel's agents, means SPEC here.
+  EXPECT_EQ(registry::make_agent<State>("duel:first").value()->name(), "first");
+  EXPECT_EQ(registry::make_agent<State>("duel:minimax:depth=2").value()->name(), "minimax");
   const auto chess = registry::make_agent<games::minichess::GardnerState>("exec:cmd=/bin/true");
   ASSERT_FALSE(chess.ok());
   EXPECT_NE(chess.error().find("checkers only"), std::string::npos);
@@ -106,6 +109,35 @@ TEST(ExecAgent, RunsInACopyOfItsSubmissionFolder) {
   const auto bad = registry::make_agent<State>("exec:cmd=sh homework.sh,dir=/no/such/folder");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("is not a folder"), std::string::npos) << bad.error();
+}
+
+// Seed 003: "In case of a draw, the agent with more remaining play time
+// wins", in the arena as in the referee. Black's king makes the 50th ply
+// without a capture (a draw by the rules) after burning CPU; White, who
+// never moved, has more time left.
+TEST(ExecAgent, ADrawGoesToTheProgramWithMoreTimeLeft) {
+  Scratch s;
+  const std::string black =
+      s.script("black.sh",
+               "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo 'E b8 a7' > output.txt\n");
+  const std::string white = s.script("white.sh", "exit 3\n");
+  auto x = registry::make_agent<State>("exec:cmd=" + black + ",time=5").value();
+  auto y = registry::make_agent<State>("exec:cmd=" + white + ",time=5").value();
+  const auto start = State::parse("B:WK32:BK1 49").value();
+  play::MatchOptions options;
+  options.tie_to_more_time = true;
+  const auto record = play::play_match<State>(start, {x.get(), y.get()}, options);
+  ASSERT_EQ(record.moves.size(), 1U) << record.reason;
+  EXPECT_EQ(record.ending, play::Ending::Rules);
+  EXPECT_EQ(record.payoff, -1) << record.reason;
+  EXPECT_NE(record.reason.find("White wins: 50 plies without a capture or crowning, with more "
+                               "time left (5.000 s to "),
+            std::string::npos)
+      << record.reason;
+  // Without the course's rule (Duel's own agents keep no game clock) it is a draw.
+  options.tie_to_more_time = false;
+  x = registry::make_agent<State>("exec:cmd=" + black + ",time=5").value();
+  EXPECT_EQ(play::play_match<State>(start, {x.get(), y.get()}, options).payoff, 0);
 }
 
 TEST(ExecAgent, HostileProgramsLoseTheirGameWithTheReason) {

@@ -493,6 +493,11 @@ TEST(Referee, BadCommandLines) {
   bad("checkers --agent true --agent true --start nonsense", "--fen: checkers: position");
   bad("checkers --agent true --agent true --games 0", "--games");
   bad("checkers:draw-plies=0 --agent true --agent true", "draw-plies");
+  // One grammar for agents: Duel's own run as programs with duel:.
+  bad("checkers --agent first --agent true",
+      "is Duel's agent, not a program; run it as --agent "
+      "duel:first");
+  bad("checkers --agent true --agent random:seed=3", "--agent duel:random:seed=3");
 }
 
 }  // namespace

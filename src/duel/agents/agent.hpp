@@ -69,6 +69,9 @@ class Agent {
   // hung or answered nonsense); empty when there is nothing to say.
   [[nodiscard]] virtual std::string failure() const { return {}; }
   virtual void new_game() {}
+  // The agent's own game clock, seconds left (an exec program's CPU time
+  // for the game); none for an agent without one.
+  [[nodiscard]] virtual std::optional<double> time_left() const { return std::nullopt; }
   // Hooks for the next choose() calls (replacing any given before).
   // Taken by value: the overrides keep it (std::move).
   virtual void set_hooks(SearchHooks /*hooks*/) {}  // NOLINT(performance-unnecessary-value-param)

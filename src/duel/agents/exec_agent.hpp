@@ -45,7 +45,7 @@ class ExecAgent final : public Agent<games::checkers::State> {
   [[nodiscard]] std::string failure() const override { return m_failure; }
   void new_game() override;
 
-  [[nodiscard]] double time_left() const noexcept { return m_time_left; }
+  [[nodiscard]] std::optional<double> time_left() const override { return m_time_left; }
 
  private:
   ExecSettings m_settings;

@@ -96,6 +96,9 @@ struct MatchOptions {
   double timeout = 0.0;  // seconds a move for programs; 0 = none (people are never timed)
   int max_turns = 0;     // turns (a move by each player); 0 = none
   Adjudication adjudication{};
+  // Seed 003 (RULES.md §5): "in a tie the agent with more time left wins",
+  // when both agents keep a game clock (agents::Agent::time_left).
+  bool tie_to_more_time = false;
   // Set from outside (a Python caller whose callback raised, or Ctrl-C):
   // the game ends before the next move is asked for, a draw by no rule.
   const std::atomic<bool>* stop = nullptr;
@@ -141,6 +144,15 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
       record.payoff = state.utility();
       record.ending = Ending::Rules;
       record.reason = rules_reason(state);
+      const auto t0 = players[0]->time_left();
+      const auto t1 = players[1]->time_left();
+      if (record.payoff == 0 && options.tie_to_more_time && t0 && t1 && *t0 != *t1) {
+        const int winner = *t0 > *t1 ? 0 : 1;
+        record.payoff = winner == 0 ? 1 : -1;
+        record.reason = fmt::format("{} wins: {}, with more time left ({:.3f} s to {:.3f} s)",
+                                    S::kSideNames[winner], state.end_cause(), std::max(*t0, *t1),
+                                    std::min(*t0, *t1));
+      }
       break;
     }
     if (options.max_turns > 0 && static_cast<int>(record.moves.size()) >= 2 * options.max_turns) {

@@ -99,6 +99,9 @@ template <games::PlayableGame S>
 Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
                                                      const AgentContext& ctx) {
   using AgentPtr = std::unique_ptr<agents::Agent<S>>;
+  // `duel:SPEC` is how the referee and exec= name Duel's own agents as
+  // programs; here, where Duel's agents are native, it means SPEC itself.
+  if (text.starts_with("duel:")) text.remove_prefix(5);
   auto parsed = Spec::parse(text);
   if (!parsed) return fail(parsed.error());
   const Spec& spec = *parsed;

@@ -41,6 +41,7 @@ Command add_uci(CLI::App& app);
 Command add_tune(CLI::App& app);
 Command add_serve(CLI::App& app);
 Command add_soak(CLI::App& app);
+Command add_tournament(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 inline int bad_input(const std::string& message) {

@@ -27,7 +27,7 @@ constexpr Entry kCommands[] = {
     {"homework", duel::cli::add_homework}, {"calibrate", duel::cli::add_calibrate},
     {"referee", duel::cli::add_referee},   {"uci", duel::cli::add_uci},
     {"tune", duel::cli::add_tune},         {"serve", duel::cli::add_serve},
-    {"soak", duel::cli::add_soak},
+    {"soak", duel::cli::add_soak},         {"tournament", duel::cli::add_tournament},
 };
 
 int run(int argc, char** argv) {

@@ -40,11 +40,13 @@ Result<ExecSettings> ExecAgent::parse(ExecSettings settings) {
 ExecAgent::ExecAgent(ExecSettings settings)
     : m_settings(std::move(settings)), m_time_left(m_settings.seconds) {
   std::error_code ec;
-  m_resolved = referee::resolve_command(m_settings.command, fs::current_path(ec));
+  // A submission's relative program (`./homework`) is its folder's.
+  m_resolved = referee::resolve_command(
+      m_settings.command, m_settings.source.empty() ? fs::current_path(ec) : m_settings.source);
 }
 
 ExecAgent::~ExecAgent() {
-  if (!m_dir.empty()) {
+  if (!m_dir.empty() && m_settings.home.empty()) {
     std::error_code ec;
     fs::remove_all(m_dir, ec);
   }
@@ -64,12 +66,22 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   m_failure.clear();
   if (m_dir.empty()) {
     std::error_code ec;
-    std::string pattern = (fs::temp_directory_path(ec) / "duel-exec-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      m_failure = fmt::format("cannot make a directory for the program: {}", std::strerror(errno));
-      return std::nullopt;
+    if (!m_settings.home.empty()) {
+      fs::create_directories(m_settings.home, ec);
+      if (ec) {
+        m_failure = fmt::format("cannot make {}: {}", m_settings.home.string(), ec.message());
+        return std::nullopt;
+      }
+      m_dir = m_settings.home;
+    } else {
+      std::string pattern = (fs::temp_directory_path(ec) / "duel-exec-XXXXXX").string();
+      if (::mkdtemp(pattern.data()) == nullptr) {
+        m_failure =
+            fmt::format("cannot make a directory for the program: {}", std::strerror(errno));
+        return std::nullopt;
+      }
+      m_dir = pattern;
     }
-    m_dir = pattern;
     if (!m_settings.source.empty()) {
       // The submission as it came (its calibration.txt too), never its own
       // playdata.txt from an earlier game.
@@ -94,6 +106,7 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   // limit, and is killed at that much CPU.
   setup.time_left = clock.limit > 0.0 ? std::min(m_time_left, clock.limit) : m_time_left;
   setup.charge = m_settings.charge;
+  setup.cancel = m_settings.cancel;
   setup.reading = m_settings.reading;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;

@@ -9,6 +9,7 @@
 // program run (CPU charged for its whole process tree, killed at its limit,
 // nothing left running) and the strict reading of output.txt; this class only
 // keeps the game's clock and a home directory for the program.
+#include <atomic>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -27,6 +28,12 @@ struct ExecSettings {
   // A submission folder: its files are copied into the program's home before
   // its first move, so `python3 homework.py` finds homework.py. Empty: none.
   std::filesystem::path source;
+  std::string name;  // shown for the agent (a student's name); empty: exec:COMMAND
+  // Where the program lives for the game, made and kept (its logs, its
+  // files); empty: a temporary directory removed with the agent.
+  std::filesystem::path home;
+  // Set by another thread: the running program is killed and the game ends.
+  const std::atomic<bool>* cancel = nullptr;
   referee::Charge charge = referee::Charge::User;
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
 };
@@ -41,7 +48,9 @@ class ExecAgent final : public Agent<games::checkers::State> {
   ExecAgent& operator=(const ExecAgent&) = delete;
 
   std::optional<Move> choose(const games::checkers::State& state, const MoveClock& clock) override;
-  [[nodiscard]] std::string name() const override { return "exec:" + m_settings.command; }
+  [[nodiscard]] std::string name() const override {
+    return m_settings.name.empty() ? "exec:" + m_settings.command : m_settings.name;
+  }
   [[nodiscard]] std::string failure() const override { return m_failure; }
   void new_game() override;
 

@@ -177,8 +177,8 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   const double shown = setup.time_left;
   std::error_code ec;
   fs::remove_all(setup.dir / "output.txt", ec);
-  if (auto error = write_file(setup.dir, "input.txt",
-                              protocol::input_text(protocol::Mode::Game, shown, state))) {
+  if (auto error =
+          write_file(setup.dir, "input.txt", protocol::input_text(setup.mode, shown, state))) {
     t.loss = Reason::Crash;
     t.detail = *error;
     return t;

@@ -131,6 +131,8 @@ struct TurnSetup {
   std::string command;        // already resolved (resolve_command)
   std::filesystem::path dir;  // the agent's home
   double time_left = 0.0;     // > 0
+  // GAME (a move of a game) or SINGLE (seed 003's single-move grading).
+  games::checkers::protocol::Mode mode = games::checkers::protocol::Mode::Game;
   double wall_factor = 2.0;
   double wall_slack = 1.0;
   double poll_seconds = 0.005;

@@ -1,0 +1,177 @@
+#include "duel/tournament/class_dir.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "duel/core/text.hpp"
+#include "duel/referee/process.hpp"
+
+namespace duel::tournament {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Seed 003's file names, by language.
+struct Language {
+  std::string_view program;
+  std::string_view language;
+  std::string_view run;  // the command in the prepared folder
+};
+constexpr std::array<Language, 5> kLanguages = {{
+    {"homework.py", "python3", "python3 homework.py"},
+    {"homework11.cpp", "c++11", "./homework"},
+    {"homework.cpp", "c++", "./homework"},
+    {"homework.java", "java", "java homework"},
+    {"homework2.py", "python2", "python2 homework2.py"},
+}};
+
+// The calibrate program of a language and how it runs once compiled.
+struct Calibrate {
+  std::string file;
+  std::string run;
+};
+[[nodiscard]] Calibrate calibrate_of(const std::string& language) {
+  if (language == "python3") return {"calibrate.py", "python3 calibrate.py"};
+  if (language == "python2") return {"calibrate2.py", "python2 calibrate2.py"};
+  if (language == "java") return {"calibrate.java", "java calibrate"};
+  if (language == "c++11") return {"calibrate11.cpp", "./calibrate"};
+  return {"calibrate.cpp", "./calibrate"};
+}
+
+// The last non-empty line of a file, cut short: what a failed compile said.
+[[nodiscard]] std::string last_line(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::string last;
+  while (std::getline(in, line)) {
+    if (!trim(line).empty()) last = std::string(trim(line));
+  }
+  if (last.size() > 160) last = last.substr(0, 160) + "...";
+  return valid_utf8(last);
+}
+
+// Runs `command` in `dir` with a wall limit, output to `log`; "" or why not.
+[[nodiscard]] std::string run_step(const std::string& what, const std::string& command,
+                                   const fs::path& dir, const fs::path& log, double seconds) {
+  referee::RunSpec spec;
+  spec.command = command;
+  spec.dir = dir;
+  spec.out_log = log;
+  spec.err_log = log;
+  spec.wall_limit = seconds;
+  const referee::RunResult r = referee::run_agent(spec);
+  if (r.clean_exit()) return {};
+  const std::string said = last_line(log);
+  return fmt::format("{} failed: {}{}", what, r.describe(), said.empty() ? "" : " (" + said + ")");
+}
+
+}  // namespace
+
+std::string compile_command(const std::string& language, const std::string& program,
+                            const std::string& output) {
+  if (language == "c++11") return fmt::format("g++ -std=c++11 -O2 -o {} {}", output, program);
+  if (language == "c++") return fmt::format("g++ -std=c++17 -O2 -o {} {}", output, program);
+  if (language == "java") return fmt::format("javac {}", program);
+  return {};
+}
+
+std::vector<Submission> find_submissions(const fs::path& class_dir) {
+  std::vector<Submission> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(class_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& dir = it->path();
+    const std::string raw = dir.filename().string();
+    if (raw.empty() || raw[0] == '.' || !it->is_directory(ec)) continue;
+    Submission s;
+    s.name = valid_utf8(raw);
+    s.source = dir;
+    // Step 1. Exactly one program of seed 003's names.
+    std::vector<const Language*> found;
+    for (const auto& l : kLanguages) {
+      if (fs::is_regular_file(dir / l.program, ec)) found.push_back(&l);
+    }
+    if (found.empty()) {
+      s.error =
+          "no program: seed 003 names it homework.py, homework.cpp, homework11.cpp, "
+          "homework.java or homework2.py";
+    } else if (found.size() > 1) {
+      s.error = fmt::format("two programs, {} and {}: the course runs one; keep one",
+                            found[0]->program, found[1]->program);
+    } else {
+      s.program = found[0]->program;
+      s.language = found[0]->language;
+      s.command = found[0]->run;
+    }
+    out.push_back(std::move(s));
+  }
+  std::ranges::sort(out, {}, &Submission::name);
+  return out;
+}
+
+void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
+  if (!s.ok()) return;
+  s.home = home;
+  // Step 1. The folder's size, then a fresh copy of it (no symbolic links
+  // followed out of it).
+  std::error_code ec;
+  std::uintmax_t bytes = 0;
+  int files = 0;
+  for (fs::recursive_directory_iterator it(s.source, ec), end; !ec && it != end; it.increment(ec)) {
+    if (++files > limits.max_files) {
+      s.error = fmt::format("more than {} files", limits.max_files);
+      return;
+    }
+    if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+    if (bytes > limits.max_bytes) {
+      s.error = fmt::format("larger than {} MB", limits.max_bytes >> 20);
+      return;
+    }
+  }
+  fs::remove_all(home, ec);
+  fs::create_directories(home.parent_path(), ec);
+  fs::copy(s.source, home, fs::copy_options::recursive | fs::copy_options::skip_symlinks, ec);
+  if (ec) {
+    s.error = fmt::format("cannot copy the folder: {}", ec.message());
+    return;
+  }
+  for (const char* stale : {"output.txt", "input.txt", "playdata.txt", "calibration.txt"}) {
+    fs::remove(home / stale, ec);
+  }
+
+  // Step 2. Compile, as the course does.
+  const fs::path log = home / "build.log";
+  if (const std::string cc = compile_command(s.language, s.program, "homework"); !cc.empty()) {
+    s.error = run_step("compiling", cc, home, log, limits.compile_seconds);
+    if (!s.ok()) return;
+  }
+  // Step 3. calibrate, once, if it came with one: its failure is reported,
+  // and the agent still plays (without calibration.txt).
+  const Calibrate cal = calibrate_of(s.language);
+  if (!fs::is_regular_file(home / cal.file, ec)) return;
+  if (const std::string cc = compile_command(s.language, cal.file, "calibrate"); !cc.empty()) {
+    if (std::string e = run_step("compiling calibrate", cc, home, log, limits.compile_seconds);
+        !e.empty()) {
+      s.calibration = e;
+      return;
+    }
+  }
+  referee::RunSpec spec;
+  spec.command = cal.run;
+  spec.dir = home;
+  spec.out_log = home / "calibrate.log";
+  spec.err_log = home / "calibrate.log";
+  spec.wall_limit = limits.calibrate_seconds;
+  const referee::RunResult r = referee::run_agent(spec);
+  s.calibration = r.clean_exit() ? fmt::format("ok (CPU {:.3f} s{})", r.cpu_seconds,
+                                               fs::exists(home / "calibration.txt", ec)
+                                                   ? ""
+                                                   : ", no calibration.txt written")
+                                 : "calibrate failed: " + r.describe();
+}
+
+}  // namespace duel::tournament

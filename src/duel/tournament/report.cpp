@@ -1,0 +1,126 @@
+// The files a tournament leaves in DIR (docs/tournament.md): results.json
+// (the document), results.csv (the standings, one row a student) and
+// index.html (the table and each game's record), all from the document.
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "duel/tournament/tournament.hpp"
+
+namespace duel::tournament {
+namespace {
+
+using json = nlohmann::json;
+
+[[nodiscard]] std::string html(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+[[nodiscard]] std::string csv(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+[[nodiscard]] std::string text(const json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) return fmt::format("{:g}", v.get<double>());
+  return v.dump();
+}
+
+[[nodiscard]] const json* student(const json& doc, const json& name) {
+  for (const auto& s : doc["students"]) {
+    if (s["name"] == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void write_reports(const std::filesystem::path& out, const json& doc) {
+  const bool grading = doc["format"] == "grading";
+  // Step 1. The document itself, written whole then renamed, so that a
+  // reader never sees half of it.
+  const auto write = [&](const std::string& name, const std::string& body) {
+    const auto tmp = out / (name + ".tmp");
+    std::ofstream(tmp) << body;
+    std::error_code ec;
+    std::filesystem::rename(tmp, out / name, ec);
+  };
+  write("results.json", doc.dump(2) + "\n");
+
+  // Step 2. The standings as CSV.
+  std::string rows = grading ? "rank,name,language,points,single_points,game_points,wins,draws,"
+                               "losses,elo,elo_margin,calibration,error\n"
+                             : "rank,name,language,points,wins,draws,losses,elo,elo_margin,"
+                               "calibration,error\n";
+  for (const auto& r : doc["standings"]) {
+    const json& s = *student(doc, r["name"]);
+    rows += fmt::format("{},{},{},{}", text(r["rank"]), csv(text(s["name"])),
+                        csv(text(s["language"])), text(s["points"]));
+    if (grading) rows += fmt::format(",{},{}", text(s["single_points"]), text(s["game_points"]));
+    rows += fmt::format(",{},{},{},{},{},{},{}\n", text(s["wins"]), text(s["draws"]),
+                        text(s["losses"]), text(s["elo"]), text(s["elo_margin"]),
+                        csv(text(s["calibration"])), csv(text(s["error"])));
+  }
+  write("results.csv", rows);
+
+  // Step 3. A static page: the table, then each student's games and losses.
+  std::string page = fmt::format(
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      "<title>Duel tournament: {} {}</title>\n<style>body{{font-family:sans-serif;margin:2em}}"
+      "table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:.2em .6em;"
+      "text-align:left}}</style></head><body>\n<h1>{} {}</h1>\n<table>\n<tr><th>rank</th>"
+      "<th>student</th><th>points</th><th>W</th><th>D</th><th>L</th><th>Elo</th><th>note</th>"
+      "</tr>\n",
+      html(text(doc["course"])), html(text(doc["format"])), html(text(doc["course"])),
+      html(text(doc["format"])));
+  for (const auto& r : doc["standings"]) {
+    const json& s = *student(doc, r["name"]);
+    const std::string elo =
+        r["elo"].is_null()
+            ? std::string()
+            : text(r["elo"]) + (r["elo_margin"].is_null() ? std::string()
+                                                          : " &plusmn; " + text(r["elo_margin"]));
+    page += fmt::format(
+        "<tr><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        text(r["rank"]), html(text(s["name"])), html(text(s["name"])), text(s["points"]),
+        text(s["wins"]), text(s["draws"]), text(s["losses"]), elo,
+        html(text(s["error"]).empty() ? text(s["calibration"]) : text(s["error"])));
+  }
+  page += "</table>\n";
+  for (const auto& s : doc["students"]) {
+    page +=
+        fmt::format("<h2 id=\"{}\">{}</h2>\n<ul>\n", html(text(s["name"])), html(text(s["name"])));
+    for (const auto& g : s["games"]) {
+      page += fmt::format("<li>{} as {} against {}: {} ({}) <a href=\"{}\">record</a></li>\n",
+                          html(text(g["task"])), text(g["colour"]), html(text(g["opponent"])),
+                          text(g["result"]), html(text(g["reason"])), html(text(g["record"])));
+    }
+    for (const auto& l : s["lost"]) {
+      if (!l.contains("detail")) continue;  // a lost game is listed above
+      page += fmt::format("<li>{}: 0 points, {} {}</li>\n", html(text(l["task"])),
+                          html(text(l["reason"])), html(text(l["detail"])));
+    }
+    page += "</ul>\n";
+  }
+  page += "</body></html>\n";
+  write("index.html", page);
+}
+
+}  // namespace duel::tournament

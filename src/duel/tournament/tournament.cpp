@@ -179,6 +179,7 @@ int run_tasks(const std::vector<Task>& tasks, Journal& journal, const Options& o
     worker();
   } else {
     std::vector<std::jthread> pool;
+    pool.reserve(static_cast<std::size_t>(threads));
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   }
   return ran;

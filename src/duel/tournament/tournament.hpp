@@ -78,6 +78,7 @@ struct Progress {
 };
 using OnProgress = std::function<void(const Progress&)>;
 
+// NOLINTNEXTLINE(bugprone-exception-escape): json's constructors may throw (allocation)
 struct Summary {
   nlohmann::json results;  // results.json's document
   int tasks_run = 0;       // this run (not journaled before)

@@ -28,7 +28,6 @@ class Journal {
   [[nodiscard]] static Result<Journal> open(const std::filesystem::path& file,
                                             const nlohmann::json& header) {
     Journal j;
-    j.m_file = file;
     std::ifstream in(file);
     std::string line;
     bool first = true;
@@ -69,7 +68,6 @@ class Journal {
   }
 
  private:
-  std::filesystem::path m_file;
   std::ofstream m_out;
   std::map<std::string, nlohmann::json> m_entries;
 };

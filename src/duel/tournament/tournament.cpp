@@ -130,14 +130,14 @@ json game_task(const std::string& key, const std::array<Side, 2>& sides, const f
                                            {"Termination", play::termination(rec)}});
   json moves = json::array();
   for (const auto& m : rec.moves) moves.push_back(m.text);
-  const std::optional<int> winner = rec.payoff > 0   ? std::optional<int>(0)
-                                    : rec.payoff < 0 ? std::optional<int>(1)
-                                                     : std::nullopt;
+  const json winner = rec.payoff > 0   ? json(sides[0].name)
+                      : rec.payoff < 0 ? json(sides[1].name)
+                                       : json(nullptr);
   return {{"key", key},
           {"kind", "game"},
           {"black", sides[0].name},
           {"white", sides[1].name},
-          {"winner", winner ? json(sides[static_cast<std::size_t>(*winner)].name) : json(nullptr)},
+          {"winner", winner},
           {"ending", play::ending_name(rec.ending)},
           {"reason", rec.reason},
           {"plies", rec.moves.size()},

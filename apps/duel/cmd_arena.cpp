@@ -6,7 +6,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -14,7 +13,7 @@
 #include "common.hpp"
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
-#include "duel/core/file.hpp"
+#include "duel/arena/openings.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/play/game_record.hpp"
 #include "duel/play/record_io.hpp"
@@ -125,54 +124,6 @@ Result<play::Adjudication> parse_adjudication(const std::string& draw, const std
   return a;
 }
 
-// --openings P (random plies), random:plies=P, or a file with one position a
-// line in the game's own text (FEN for the chess games and checkers); blank
-// lines and lines starting with '#' are skipped.
-template <class S>
-Result<arena::Openings<S>> parse_openings(const S& start, const ArenaOptions& o) {
-  arena::Openings<S> out;
-  if (o.openings.empty()) return out;
-  if (const auto plies = parse_integer(o.openings)) {
-    if (auto e = out_of_range("plies", *plies, 0, arena::kMaxOpeningPlies)) {
-      return fail("--openings: " + *e);
-    }
-    out.random_plies = static_cast<int>(*plies);
-    return out;
-  }
-  if (o.openings.rfind("random:", 0) == 0) {
-    const auto spec = option_spec("--openings", o.openings.substr(7), {"plies"});
-    if (!spec) return fail(spec.error());
-    const auto plies =
-        option_value("--openings", spec->integer("plies", 4, 0, arena::kMaxOpeningPlies));
-    if (!plies) return fail(plies.error());
-    out.random_plies = static_cast<int>(*plies);
-    return out;
-  }
-  const auto text = read_file(o.openings);
-  if (!text) return fail("--openings: cannot read " + o.openings);
-  std::istringstream lines(*text);
-  std::string line;
-  int number = 0;
-  while (std::getline(lines, line)) {
-    ++number;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    auto position = start.from_text(line.substr(first));
-    if (!position) {
-      return fail(fmt::format("--openings: {} line {}: {}", o.openings, number, position.error()));
-    }
-    if (position->is_terminal()) {
-      return fail(
-          fmt::format("--openings: {} line {}: the game is already over", o.openings, number));
-    }
-    out.list.push_back(std::move(*position));
-  }
-  if (out.list.empty()) return fail("--openings: no position in " + o.openings);
-  if (o.openings_order == "random") out.shuffle(o.seed);
-  return out;
-}
-
 std::string elo_text(const arena::EloEstimate& elo, double score) {
   const std::string diff =
       elo.elo ? fmt::format("{:.1f}", std::round(*elo.elo * 10.0) / 10.0 + 0.0)  // no "-0.0"
@@ -205,7 +156,8 @@ int run_arena(const S& start, ArenaOptions o) {
   }
   const auto adjudication = parse_adjudication(o.draw, o.resign);
   if (!adjudication) return bad_input(adjudication.error());
-  const auto openings = parse_openings(start, o);
+  const auto openings =
+      arena::parse_openings(start, o.openings, o.openings_order == "random", o.seed);
   if (!openings) return bad_input(openings.error());
   std::ofstream records;
   if (!o.records.empty()) {

@@ -1,13 +1,20 @@
-// duel tournament csci561 CLASS_DIR --out DIR: a whole class graded or
-// ranked the way seed 003's course does it (docs/tournament.md).
+// duel tournament COURSE [CLASS_DIR] --out DIR: a whole class graded or
+// ranked the way its course does it, or an arena of any game's agents with
+// a journal and a table (docs/tournament.md, docs/referee.md).
+#include <unistd.h>
+
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "duel/core/spec.hpp"
 #include "duel/tournament/tournament.hpp"
 
 namespace duel::cli {
@@ -17,18 +24,25 @@ struct TournamentArgs {
   std::string course;
   std::string class_dir;
   std::string out;
-  std::string format = "grading";
-  double time = 0.0;         // 0: the format's default (grading 100 s, competitions 300 s)
-  double single_time = 0.0;  // 0: each position's own time
-  int games = 2;
+  std::vector<std::string> agents;
+  std::string format;  // "": the course's default
+  std::string time;    // seconds, or a comma list cycled over games
+  double single_time = 0.0;
+  int games = 0;  // 0: the course's default
+  int rounds = 0;
   int reference_games = 9;
   std::string reference = "duel:minimax:depth=4";
   std::string positions;
+  std::string openings;
+  std::string openings_order = "sequential";
+  double timeout = 0.0;
+  int max_turns = 0;
   int concurrency = 1;
   std::uint64_t seed = 0;
   std::string cpu = "user";
   bool lenient = false;
   double wall_factor = 2.0;
+  std::uint64_t disk_mb = 512;
   bool quiet = false;
 };
 
@@ -38,24 +52,126 @@ extern "C" void on_tournament_signal(int /*sig*/) {
   g_stop.store(true);
 }
 
-int run_tournament(const TournamentArgs& a) {
-  // Step 1. The options, checked before anything runs.
-  if (a.course != "csci561") {
-    return bad_input(fmt::format(
-        "tournament: course '{}' is not run yet; csci561 is (docs/tournament.md)", a.course));
+// `--time 100` or `--time 60,100,300` (seed 003: the time "will vary from
+// game to game").
+Result<std::vector<double>> parse_times(const std::string& text) {
+  std::vector<double> out;
+  std::istringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const auto v = parse_number(part);
+    if (!v || !(*v >= 0.001 && *v <= 1e6)) {
+      return fail(
+          fmt::format("--time: '{}' is not a number of seconds from 0.001 to 1000000", part));
+    }
+    out.push_back(*v);
   }
+  if (out.empty()) return fail("--time: give seconds, or a comma list of them");
+  return out;
+}
+
+// cs3243 is graded by the Python package's grader (duel.cs3243, the
+// hand-out's studentAgent interface), found beside this binary.
+int run_cs3243(const TournamentArgs& a) {
+  if (!a.format.empty() && a.format != "grading") {
+    return bad_input(fmt::format(
+        "tournament: cs3243 is graded only (--format grading): the hand-out's studentAgent plays "
+        "White in every game and has no competition, not {}",
+        a.format));
+  }
+  if (!a.agents.empty()) return bad_input("tournament: cs3243 grades a class folder; no --agent");
+  if (a.class_dir.empty()) return bad_input("tournament: cs3243 needs the class folder");
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::string path = std::getenv("DUEL_PYTHONPATH") != nullptr
+                         ? std::getenv("DUEL_PYTHONPATH")
+                         : (self.parent_path().parent_path() / "python").string();
+  if (!std::filesystem::is_regular_file(std::filesystem::path(path) / "duel/cs3243/__main__.py",
+                                        ec)) {
+    return bad_input(fmt::format(
+        "tournament: cs3243 needs the Python package duel (built in build/python); not found in "
+        "{} (set DUEL_PYTHONPATH)",
+        path));
+  }
+  if (const char* old = std::getenv("PYTHONPATH"); old != nullptr && *old != '\0') {
+    path += std::string(":") + old;
+  }
+  ::setenv("PYTHONPATH", path.c_str(), 1);
+  std::vector<std::string> args = {"/usr/bin/python3",
+                                   "-m",
+                                   "duel.cs3243",
+                                   "class",
+                                   a.class_dir,
+                                   "--out",
+                                   a.out,
+                                   "--games",
+                                   std::to_string(a.games > 0 ? a.games : 10),
+                                   "--seed",
+                                   std::to_string(a.seed),
+                                   "--concurrency",
+                                   std::to_string(a.concurrency)};
+  if (!a.time.empty()) {
+    const auto t = parse_number(a.time);
+    if (!t || !(*t >= 0)) return bad_input("--time: cs3243 takes one number: seconds a move");
+    args.insert(args.end(), {"--time-limit", a.time});
+  }
+  if (a.quiet) args.emplace_back("--quiet");
+  std::vector<char*> argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  return bad_input(fmt::format("tournament: cannot run {}: {}", args[0], std::strerror(errno)));
+}
+
+int run_tournament(const TournamentArgs& a) {
+  // Step 1. The course, and the options checked before anything runs.
+  if (a.course == "cs3243") return run_cs3243(a);
   tournament::Options o;
+  if (a.course == "csci561") {
+    o.course = tournament::Course::Csci561;
+    o.game = "checkers";
+    if (a.class_dir.empty()) return bad_input("tournament: csci561 needs the class folder");
+  } else {
+    auto game = registry::make_game(a.course);
+    if (!game) {
+      return bad_input(
+          fmt::format("tournament: course '{}' is not csci561, cs3243 or a game spec ({})",
+                      a.course, game.error()));
+    }
+    o.course = tournament::Course::Game;
+    o.game = std::visit([](const auto& s) { return s.spec(); }, *game);
+  }
+  const std::string format = !a.format.empty()                         ? a.format
+                             : o.course == tournament::Course::Csci561 ? "grading"
+                                                                       : "round-robin";
+  o.format = *tournament::format_of(format);
+  const bool grading = o.format == tournament::Format::Grading;
+  if (grading && o.course == tournament::Course::Game) {
+    return bad_input(
+        "tournament: grading is a course's (csci561, cs3243); a game spec plays round-robin, "
+        "gauntlet, swiss or competition");
+  }
+  if (grading && !a.agents.empty()) {
+    return bad_input("tournament: grading grades the class folder's programs; no --agent");
+  }
   o.class_dir = a.class_dir;
+  o.agents = a.agents;
   o.out = a.out;
-  o.format = a.format == "grading"       ? tournament::Format::Grading
-             : a.format == "competition" ? tournament::Format::Knockout
-                                         : tournament::Format::RoundRobin;
-  o.game_seconds = a.time > 0 ? a.time : (o.format == tournament::Format::Grading ? 100.0 : 300.0);
-  o.games = a.games;
+  if (!a.time.empty()) {
+    auto t = parse_times(a.time);
+    if (!t) return bad_input(t.error());
+    o.game_seconds = *t;
+  } else {
+    o.game_seconds = {grading ? 100.0 : 300.0};
+  }
+  o.games = a.games > 0 ? a.games : 2;
   if (o.games % 2 != 0) {
     return bad_input(fmt::format(
-        "tournament: --games {} must be even (seed 003: \"an even number of games\")", a.games));
+        "tournament: --games {} must be even (seed 003: \"an even number of games\"; each "
+        "pairing plays both colours)",
+        o.games));
   }
+  o.rounds = a.rounds;
   o.reference_games = a.reference_games;
   o.reference = a.reference;
   if (!a.positions.empty()) {
@@ -67,12 +183,17 @@ int run_tournament(const TournamentArgs& a) {
     if (o.singles.empty()) o.singles = tournament::default_singles();
     for (auto& p : o.singles) p.seconds = a.single_time;
   }
+  o.openings = a.openings;
+  o.openings_random = a.openings_order == "random";
+  o.timeout = a.timeout;
+  o.max_turns = a.max_turns;
   o.concurrency = a.concurrency;
   o.seed = a.seed;
   o.charge = a.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
   o.reading = a.lenient ? games::checkers::protocol::Reading::Lenient
                         : games::checkers::protocol::Reading::Strict;
   o.wall_factor = a.wall_factor;
+  o.disk_mb = a.disk_mb;
   o.cancel = &g_stop;
   struct sigaction sa {};
   sa.sa_handler = on_tournament_signal;
@@ -96,12 +217,20 @@ int run_tournament(const TournamentArgs& a) {
 
   // Step 3. The summary: the table's head and where the files are.
   const auto& doc = r->results;
-  std::cout << fmt::format("{} {}: {} students, {} tasks run, {} from the journal\n", a.course,
+  std::cout << fmt::format("{} {}: {} entrants, {} tasks run, {} from the journal\n",
+                           o.course == tournament::Course::Csci561 ? "csci561" : o.game,
                            doc["format"].get<std::string>(), doc["students"].size(), r->tasks_run,
                            r->tasks_resumed);
   for (const auto& s : doc["standings"]) {
-    std::cout << fmt::format("{:>3}. {:<24} {}\n", s["rank"].get<int>(),
-                             s["name"].get<std::string>(), s["points"].dump());
+    std::string elo;
+    if (!s["elo"].is_null()) {
+      elo = fmt::format("  Elo {:g}", s["elo"].get<double>());
+      if (!s["elo_margin"].is_null())
+        elo += fmt::format(" +/- {:g}", s["elo_margin"].get<double>());
+    }
+    std::cout << fmt::format("{:>3}. {:<24} {:>6g}{}{}\n", s["rank"].get<int>(),
+                             s["name"].get<std::string>(), s["points"].get<double>(), elo,
+                             s.contains("result") ? "  " + s["result"].get<std::string>() : "");
   }
   std::cout << fmt::format("results: {}/results.json, results.csv, index.html, journal.jsonl\n",
                            a.out);
@@ -118,23 +247,29 @@ Command add_tournament(CLI::App& app) {
   auto a = std::make_shared<TournamentArgs>();
   CLI::App* sub = app.add_subcommand(
       "tournament", "Grade or rank a whole class's agent programs as the course does");
-  sub->add_option("course", a->course, "The course: csci561 (seed 003's checkers)")->required();
-  sub->add_option("class", a->class_dir, "The class folder: one sub-folder per student")
+  sub->add_option("course", a->course,
+                  "csci561 (seed 003's checkers), cs3243 (seed 000's studentAgent), or a game "
+                  "spec for an arena of Duel agents and programs")
       ->required();
+  sub->add_option("class", a->class_dir, "The class folder: one sub-folder per student");
   sub->add_option("--out", a->out, "Folder for results.json, results.csv, index.html, journal")
       ->required();
-  sub->add_option("--format", a->format, "grading, competition (knockout) or round-robin")
-      ->check(CLI::IsMember({"grading", "competition", "round-robin"}))
-      ->capture_default_str();
+  sub->add_option("--agent", a->agents, "A Duel agent spec entered beside the class");
+  sub->add_option("--format", a->format,
+                  "grading (csci561, cs3243), competition (seed 003's knockout), round-robin, "
+                  "swiss or gauntlet")
+      ->check(CLI::IsMember({"grading", "competition", "round-robin", "swiss", "gauntlet"}));
   sub->add_option("--time", a->time,
-                  "CPU seconds a side a game (default: grading 100, competitions 300)")
-      ->check(CLI::Range(0.001, 1e6));
+                  "Programs' CPU seconds a side a game, or a comma list cycled over the games "
+                  "(default: grading 100, competitions 300); cs3243: seconds a move (1)");
   sub->add_option("--single-time", a->single_time,
                   "Seconds of every single move (default: each position's own, as cited)")
       ->check(CLI::Range(0.001, 1e6));
-  sub->add_option("--games", a->games, "Games a pair in a competition (even)")
-      ->check(CLI::Range(2, 1000))
-      ->capture_default_str();
+  sub->add_option("--games", a->games,
+                  "Games a pairing (even; default 2); cs3243: games against each opponent (10)")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--rounds", a->rounds, "Swiss rounds (default: ceil(log2 entrants))")
+      ->check(CLI::Range(1, 1000));
   sub->add_option("--reference-games", a->reference_games, "Grading games against the reference")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
@@ -142,16 +277,30 @@ Command add_tournament(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--positions", a->positions,
                   "Single-move positions, one a line: SECONDS FEN [# source]");
-  sub->add_option("--concurrency", a->concurrency, "Tasks at once")
+  sub->add_option("--openings", a->openings,
+                  "Start of each pair of games, as duel arena: random:plies=P (or P), or a file");
+  sub->add_option("--openings-order", a->openings_order, "sequential or random (with --seed)")
+      ->check(CLI::IsMember({"sequential", "random"}))
+      ->capture_default_str();
+  sub->add_option("--timeout", a->timeout, "Duel agents: seconds a move; over it loses (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-turns", a->max_turns, "A draw after this many turns (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--concurrency", a->concurrency, "Tasks at once (each charged its own CPU)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  sub->add_option("--seed", a->seed, "Seed of the competition's pairings")->capture_default_str();
+  sub->add_option("--seed", a->seed, "Seed of the pairings, openings and agents")
+      ->capture_default_str();
   sub->add_option("--cpu", a->cpu, "CPU time charged: user (the course's) or user+sys")
       ->check(CLI::IsMember({"user", "user+sys"}))
       ->capture_default_str();
   sub->add_flag("--lenient", a->lenient, "Practice: read output.txt in any case and spacing");
   sub->add_option("--wall-factor", a->wall_factor, "Wall-clock limit of a move: this x time left")
       ->check(CLI::Range(1.0, 1000.0))
+      ->capture_default_str();
+  sub->add_option("--disk-limit", a->disk_mb,
+                  "MiB a program's folder may hold, its files and logs (over it loses)")
+      ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress on stderr");
   return {sub, [a] { return run_tournament(*a); }};

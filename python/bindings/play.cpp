@@ -18,6 +18,7 @@
 #include "bindings.hpp"
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
+#include "duel/arena/ratings.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 #include "moves.hpp"
@@ -395,6 +396,26 @@ void bind_play(py::module_& m) {
       .def_readonly("elo_margin", &ArenaOutput::elo_margin,
                     "Its 95% margin, as `duel arena` prints it; None when unbounded.");
 
+  m.def(
+      "fit_ratings",
+      [](std::size_t players,
+         const std::vector<std::tuple<std::size_t, std::size_t, double>>& games) {
+        std::vector<arena::GameScore> scores;
+        for (const auto& [i, j, score] : games) {
+          if (i >= players || j >= players)
+            throw py::value_error("fit_ratings: a player index is out of range");
+          if (!(score >= 0.0 && score <= 1.0))
+            throw py::value_error("fit_ratings: a score is not from 0 to 1");
+          scores.push_back({i, j, score});
+        }
+        std::vector<std::pair<std::optional<double>, std::optional<double>>> out;
+        for (const auto& r : arena::fit_ratings(players, scores)) out.emplace_back(r.elo, r.margin);
+        return out;
+      },
+      py::arg("players"), py::arg("games"),
+      "Every player's Elo and its 95% margin from `games`, (i, j, i's score) each, fitted\n"
+      "jointly as `duel tournament` does (Ordo's model: the most likely ratings), averaging\n"
+      "0; (None, None) for a player with no game.");
   m.def("arena", &run_arena, py::arg("game"), py::arg("agents"), py::kw_only(),
         py::arg("games") = 10, py::arg("seed") = 0, py::arg("timeout") = 0.0,
         py::arg("max_turns") = 0, py::arg("openings") = 0, py::arg("concurrency") = 1,

@@ -4,7 +4,7 @@ Kept by hand next to python/bindings/*.cpp; tests/python/test_stubs.py checks
 that both name the same classes, functions and attributes.
 """
 
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -408,6 +408,14 @@ class ArenaResult:
     @property
     def elo_margin(self) -> Optional[float]:
         """Its 95% margin, as `duel arena` prints it; None when unbounded."""
+
+def fit_ratings(
+    players: int, games: Sequence[Tuple[int, int, float]]
+) -> list[Tuple[Optional[float], Optional[float]]]:
+    """Every player's Elo and its 95% margin from `games`, (i, j, i's score) each, fitted
+    jointly as `duel tournament` does (Ordo's model: the most likely ratings), averaging
+    0; (None, None) for a player with no game.
+    """
 
 def arena(
     game: Union[Game, State, str],

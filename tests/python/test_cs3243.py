@@ -451,8 +451,10 @@ def test_the_adapter_takes_a_king_left_attacked():
 
 def test_a_whole_class(tmp_path):
     """One command grades a folder of submissions (folders and the hand-out's zips),
-    one row per student in CSV and Markdown; a broken submission gets one clear
-    line and marks 0; a second run resumes from the journal and loses nothing."""
+    two students at once, and writes the files every `duel tournament` writes
+    (results.json, results.csv, index.html) and the hand-out's table (grades.md); a
+    broken submission gets one clear line and marks 0; a second run resumes from the
+    journal and loses nothing; another grading's journal is refused."""
     import zipfile
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -470,11 +472,13 @@ def test_a_whole_class(tmp_path):
     os.mkdir(os.path.join(str(subs), odd))
     (subs / odd / "AB.py").write_text((DATA / "engine_agent.py").read_text())
     out = tmp_path / "out"
-    args = ["class", subs, "--out", out, "--games", "1", "--opponent", "first"]
+    args = ["class", subs, "--out", out, "--games", "1", "--opponent", "first",
+            "--concurrency", "2"]
     r = grade_cli(*args, timeout=300)
     assert r.returncode == 0, r.stderr
-    rows = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
-    by = {row["student"]: row for row in rows}
+    lines = (out / "journal.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["tournament"]["course"] == "cs3243"
+    by = {row["student"]: row for row in map(json.loads, lines[1:])}
     assert sorted(by) == ["A0000001X", "A0000002Y", "A0000003Z", "A0000004W",
                           "A000000\ufffd5V", "bad"]
     assert by["A0000001X"]["error"] == "" and by["A0000001X"]["max_marks"] == 1
@@ -485,18 +489,48 @@ def test_a_whole_class(tmp_path):
     assert by["A0000004W"]["error"] == "no AB.py in the folder"
     assert by["bad"]["error"].startswith("not a zip file")
     assert by["A000000\ufffd5V"]["marks"] == 1.0, by["A000000\ufffd5V"]
-    csv_lines = (out / "grades.csv").read_text().splitlines()
-    assert csv_lines[0] == "student,marks,max_marks,first,remarks"
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["course"] == "cs3243" and doc["format"] == "grading"
+    top = [s["name"] for s in doc["standings"] if s["rank"] == 1]
+    assert sorted(top) == ["A0000001X", "A000000\ufffd5V"], doc["standings"]
+    lost = next(s for s in doc["students"] if s["name"] == "A0000002Y")["lost"]
+    assert len(lost) == 1 and lost[0]["opponent"] == "first" and lost[0]["reason"], lost
+    csv_lines = (out / "results.csv").read_text().splitlines()
+    assert csv_lines[0] == "rank,name,points,max_points,first,elo,elo_margin,remarks"
     assert len(csv_lines) == 7
     md = (out / "grades.md").read_text()
     assert "| A0000004W | 0.00 | 1 |  | no AB.py in the folder |" in md, md
+    assert "A0000002Y" in (out / "index.html").read_text()
     # Resumed: a student added since is graded, the others are not graded again.
     (subs / "A0000005V").mkdir()
     (subs / "A0000005V" / "AB.py").write_text((DATA / "engine_agent.py").read_text())
     r = grade_cli(*args, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.splitlines() == ["A0000005V: 1.00/1"], r.stderr
-    assert len((out / "grades.jsonl").read_text().splitlines()) == 7
+    assert [line.split("  [")[0] for line in r.stderr.splitlines()] == ["A0000005V: 1.00/1"], r.stderr
+    assert "7 students, 1 graded now, 6 from the journal" in r.stdout, r.stdout
+    assert len((out / "journal.jsonl").read_text().splitlines()) == 8
+    # Other options with the same folder: refused, not mixed in.
+    r = grade_cli("class", subs, "--out", out, "--games", "2", "--opponent", "first")
+    assert r.returncode == 2 and "journal of another tournament" in r.stderr, r.stderr
     # Bad input: one line, status 2.
     r = grade_cli("class", tmp_path / "nowhere", "--out", out)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_duel_tournament_runs_the_cs3243_grader(tmp_path):
+    """`duel tournament cs3243 CLASS --out DIR` is the same grading through the one
+    tournament command; options that are not the hand-out's are refused in one line."""
+    subs = tmp_path / "subs"
+    (subs / "A1").mkdir(parents=True)
+    (subs / "A1" / "AB.py").write_text((DATA / "broken_agent.py").read_text())
+    out = tmp_path / "out"
+    duel_bin = os.environ.get("DUEL_BIN", "build/bin/duel")
+    r = subprocess.run([duel_bin, "tournament", "cs3243", str(subs), "--out", str(out),
+                        "--games", "1", "--quiet"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert [s["name"] for s in doc["students"]] == ["A1"] and doc["students"][0]["points"] == 0
+    assert doc["opponents"][4]["spec"] == "minimax4"
+    r = subprocess.run([duel_bin, "tournament", "cs3243", str(subs), "--out", str(out),
+                        "--format", "swiss"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "graded only" in r.stderr, r.stderr

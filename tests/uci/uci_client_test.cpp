@@ -326,7 +326,7 @@ TEST(UciClient, FairyWithoutTheVariantsFileDoesNotKnowCs3243) {
   const auto r = play(Cs3243State(), *uci, *rnd, 0.0, 10);
   EXPECT_EQ(r.ending, play::Ending::Abandoned);
   EXPECT_EQ(r.reason,
-            "White (uci:fairy-stockfish) gave up: the engine does not know variant 'cs3243' "
+            "White (uci:fairy-stockfish) lost: the engine does not know variant 'cs3243' "
             "(Fairy-Stockfish needs variants=PATH to a variants.ini defining it)");
 }
 
@@ -410,8 +410,7 @@ TEST(UciClient, EngineThatExitsAtOnce) {
   const auto h = play_hostile(script(dir, "exit.sh", "exit 3\n"), 1.0);
   EXPECT_EQ(h.record.ending, play::Ending::Abandoned);
   EXPECT_EQ(h.record.payoff, -1);
-  EXPECT_EQ(h.record.reason.rfind("White (uci:exit.sh) gave up: engine exited with status 3", 0),
-            0u)
+  EXPECT_EQ(h.record.reason.rfind("White (uci:exit.sh) lost: engine exited with status 3", 0), 0u)
       << h.record.reason;
   EXPECT_EQ(children_of_us(), before);
   std::filesystem::remove_all(dir);
@@ -425,7 +424,7 @@ TEST(UciClient, NewGameStartsTheEngineAndKeepsItsFailure) {
   uci->new_game();  // the start fails here; the game reports it
   const auto r = play(GardnerState(), *uci, *rnd, 1.0, 20);
   EXPECT_EQ(r.ending, play::Ending::Abandoned);
-  EXPECT_EQ(r.reason.rfind("White (uci:exit.sh) gave up: engine exited with status 4", 0), 0u)
+  EXPECT_EQ(r.reason.rfind("White (uci:exit.sh) lost: engine exited with status 4", 0), 0u)
       << r.reason;
   uci.reset();
   EXPECT_EQ(children_of_us(), before);
@@ -438,7 +437,7 @@ TEST(UciClient, EngineThatExitsOnGo) {
   const auto h = play_hostile(fake_engine(dir, "exit 1"), 1.0);
   EXPECT_EQ(h.record.ending, play::Ending::Abandoned);
   EXPECT_EQ(h.record.reason,
-            "White (uci:engine.sh) gave up: engine exited with status 1 during 'go movetime 50'");
+            "White (uci:engine.sh) lost: engine exited with status 1 during 'go movetime 50'");
   EXPECT_EQ(children_of_us(), before);
   std::filesystem::remove_all(dir);
 }
@@ -473,7 +472,7 @@ TEST(UciClient, EngineThatNeverAnswersIsStoppedAndKilled) {
   // plan_uci_go: stop at 0.3 x 0.8 - 0.002 = 0.238 s, give up at 0.3 + 0.5
   // s, both less the few ms that starting the engine took.
   const std::string& why = h.record.reason;
-  EXPECT_EQ(why.rfind("White (uci:hang.sh) gave up: no bestmove within 0.", 0), 0u) << why;
+  EXPECT_EQ(why.rfind("White (uci:hang.sh) lost: no bestmove within 0.", 0), 0u) << why;
   EXPECT_NE(why.find(" s of 'go movetime 50' ('stop' sent at 0."), std::string::npos) << why;
   EXPECT_NE(why.find("engine killed"), std::string::npos) << why;
   // Given up at 0.8 s, then 0.2 s to quit before the kill.
@@ -495,7 +494,7 @@ TEST(UciClient, EngineThatPlaysAnIllegalMove) {
   // a1a5: the rook is blocked by its own pawn on a2.
   const auto h = play_hostile(fake_engine(dir, "echo 'bestmove a1a5'"), 1.0);
   EXPECT_EQ(h.record.ending, play::Ending::Abandoned);
-  EXPECT_EQ(h.record.reason, "White (uci:engine.sh) gave up: illegal move 'a1a5' from the engine");
+  EXPECT_EQ(h.record.reason, "White (uci:engine.sh) lost: illegal move 'a1a5' from the engine");
   EXPECT_TRUE(h.record.moves.empty());
   EXPECT_EQ(children_of_us(), before);
   std::filesystem::remove_all(dir);
@@ -509,7 +508,7 @@ TEST(UciClient, EngineThatPrintsGarbage) {
       1.0);
   EXPECT_EQ(h.record.ending, play::Ending::Abandoned);
   EXPECT_EQ(h.record.reason,
-            "White (uci:engine.sh) gave up: unreadable bestmove '@@!' from the engine");
+            "White (uci:engine.sh) lost: unreadable bestmove '@@!' from the engine");
   EXPECT_EQ(children_of_us(), before);
   std::filesystem::remove_all(dir);
 }
@@ -518,7 +517,7 @@ TEST(UciClient, EngineWithNoMove) {
   const auto dir = temp_dir();
   const auto h = play_hostile(fake_engine(dir, "echo 'bestmove (none)'"), 1.0);
   EXPECT_EQ(h.record.reason,
-            "White (uci:engine.sh) gave up: the engine has no move (bestmove (none))");
+            "White (uci:engine.sh) lost: the engine has no move (bestmove (none))");
   std::filesystem::remove_all(dir);
 }
 
@@ -526,7 +525,7 @@ TEST(UciClient, EngineWithoutTheVariant) {
   const auto dir = temp_dir();
   // The fake lists only chess and gardner.
   const auto h = play_hostile(fake_engine(dir, "echo 'bestmove b2b3'"), 1.0, ",variant=cs3243");
-  EXPECT_NE(h.record.reason.find("gave up: the engine does not know variant 'cs3243'"),
+  EXPECT_NE(h.record.reason.find("lost: the engine does not know variant 'cs3243'"),
             std::string::npos)
       << h.record.reason;
   std::filesystem::remove_all(dir);
@@ -547,7 +546,7 @@ TEST(UciClient, FakeEngineMovesAreTakenWhenLegal) {
   EXPECT_EQ(first.report->value, -75);  // -150 cp x kE0Scale / 100, White to move
   EXPECT_EQ(first.report->stats.nodes(), 42u);
   EXPECT_EQ(first.report->pv.front(), "b2b3");
-  EXPECT_EQ(h.record.reason, "White (uci:engine.sh) gave up: illegal move 'b2b3' from the engine");
+  EXPECT_EQ(h.record.reason, "White (uci:engine.sh) lost: illegal move 'b2b3' from the engine");
   std::filesystem::remove_all(dir);
 }
 

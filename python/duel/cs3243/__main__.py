@@ -15,10 +15,11 @@ import json
 import os
 import pathlib
 import sys
+import time
 from typing import Dict, List, NoReturn, Optional
 
 from . import TIME_LIMIT
-from .classroom import grade_class
+from .classroom import JournalError, find_submissions, grade_class
 from .grader import OPPONENTS, GameRecord, Opponent, StudentFileError, grade_file
 
 PROG = "python3 -m duel.cs3243"
@@ -67,12 +68,16 @@ def _parser() -> argparse.ArgumentParser:
         help="grade a folder of submissions, one row per student",
         description=(
             "Grades every submission in SUBMISSIONS (a folder A0123456X/ holding AB.py, or "
-            "A0123456X.zip holding AB.py) as `grade` does, and writes OUT/grades.csv and "
-            "OUT/grades.md; OUT/grades.jsonl is the journal: run again to resume."
+            "A0123456X.zip holding AB.py) as `grade` does, and writes OUT/results.json, "
+            "results.csv, index.html and grades.md; OUT/journal.jsonl is the journal: run "
+            "the same command again to resume."
         ),
     )
     c.add_argument("submissions", help="the folder of submissions")
     c.add_argument("--out", required=True, metavar="DIR", help="where the tables and journal go")
+    c.add_argument("--concurrency", type=int, default=1, metavar="N",
+                   help="students graded at once, each in its own process (default 1)")
+    c.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_grading_options(c)
     return p
 
@@ -116,14 +121,34 @@ def _run_class(parser: argparse.ArgumentParser, args: argparse.Namespace,
     out = pathlib.Path(args.out)
     if out.exists() and not out.is_dir():
         parser.error(f"--out {out}: not a folder")
+    if not 1 <= args.concurrency <= 256:
+        parser.error(f"--concurrency must be from 1 to 256, not {args.concurrency}")
+    started = time.monotonic()
+    total = len(find_submissions(folder))
+    graded = 0
 
     def progress(row: Dict[str, object]) -> None:
+        nonlocal graded
+        graded += 1
+        if args.quiet:
+            return
         what = row["error"] or f"{float(row['marks']):.2f}/{row['max_marks']}"
-        print(f"{row['student']}: {what}", file=sys.stderr, flush=True)
+        elapsed = time.monotonic() - started
+        print(f"{row['student']}: {what}  [{graded} this run, {elapsed:.0f} s]",
+              file=sys.stderr, flush=True)
 
-    rows = grade_class(folder, out, opponents=opponents, on_student=progress, games=args.games,
-                       seed=args.seed, time_limit=args.time_limit)
-    print(f"{len(rows)} students graded: {out / 'grades.csv'}, {out / 'grades.md'}")
+    try:
+        rows = grade_class(folder, out, opponents=opponents, on_student=progress,
+                           concurrency=args.concurrency, games=args.games, seed=args.seed,
+                           time_limit=args.time_limit)
+    except JournalError as e:
+        parser.error(str(e))
+    print(f"cs3243 grading: {total} students, {graded} graded now, "
+          f"{len(rows) - graded} from the journal")
+    for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["standings"]:
+        elo = "" if s["elo"] is None else f"  Elo {s['elo']:g}"
+        print(f"{s['rank']:>3}. {s['name']:<24} {float(s['points']):>6.2f}{elo}")
+    print(f"results: {out}/results.json, results.csv, index.html, grades.md, journal.jsonl")
     return 0
 
 

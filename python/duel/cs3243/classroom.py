@@ -1,11 +1,19 @@
 """A whole class graded in one run: a folder of submissions, one row per student.
 
-``python3 -m duel.cs3243 class SUBMISSIONS --out DIR`` grades every
-submission as ``grade`` grades one file, and writes ``DIR/grades.csv`` and
-``DIR/grades.md`` (one row per student, sorted by student) from the journal
-``DIR/grades.jsonl`` (one JSON line per student, written as each is graded).
-Run again with the same ``--out``, it grades only the students the journal
-lacks: an interrupted run resumes, and nothing graded is lost.
+``python3 -m duel.cs3243 class SUBMISSIONS --out DIR`` (and ``duel tournament
+cs3243 SUBMISSIONS --out DIR``, which runs it) grades every submission as
+``grade`` grades one file, N students at once (``--concurrency``), and writes
+the files every ``duel tournament`` writes (report.py): ``results.json``,
+``results.csv``, ``index.html``, and ``grades.md`` in the hand-out's terms,
+all from the journal ``journal.jsonl`` (a line naming the grading, then one
+JSON line per student, written as each is graded). Run again with the same
+``--out`` and options, it grades only the students the journal lacks: an
+interrupted run resumes, and nothing graded is lost.
+
+Why a student, not a game, is the journal's unit: the student's module
+stays imported from game to game (as in the hand-out's autograder), so a
+student's games are one run of it; resuming in the middle would give the
+rest of them a fresh module.
 
 A submission is an entry of SUBMISSIONS named by the student:
 
@@ -22,16 +30,18 @@ studentAgent) gets a row with marks 0 and the reason in one line.
 
 from __future__ import annotations
 
-import csv
+import concurrent.futures
 import dataclasses
 import json
+import multiprocessing
 import pathlib
 import zipfile
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 from .grader import OPPONENTS, GradeResult, Opponent, StudentFileError, grade_file
+from .report import write_reports
 
-__all__ = ["Submission", "find_submissions", "grade_class", "write_tables"]
+__all__ = ["JournalError", "Submission", "find_submissions", "grade_class"]
 
 #: The file a student submits (the hand-out: "upload your python file AB.py (do
 #: NOT rename the file)").
@@ -104,10 +114,15 @@ def _safe_name(student: str) -> str:
     return name or "_"
 
 
+class JournalError(ValueError):
+    """DIR holds the journal of another grading (other options)."""
+
+
 def _row(student: str, result: Optional[GradeResult], error: str,
          opponents: Sequence[Opponent]) -> Dict[str, object]:
     """One student's journal line."""
-    row: Dict[str, object] = {"student": student, "error": error}
+    row: Dict[str, object] = {"key": f"student/{student}", "kind": "student",
+                              "student": student, "error": error}
     if result is None:
         row.update({"marks": 0.0, "max_marks": sum(o.marks for o in opponents), "opponents": {},
                     "notes": []})
@@ -123,76 +138,79 @@ def _row(student: str, result: Optional[GradeResult], error: str,
     return row
 
 
-def _journal(path: pathlib.Path) -> Iterator[Dict[str, object]]:
-    """The journal's complete lines (a line cut short by an interruption is left out)."""
+def _journal(path: pathlib.Path, header: Dict[str, object]) -> Iterator[Dict[str, object]]:
+    """The journal's complete lines (a line cut short by an interruption is left out).
+    Raises JournalError when its first line names another grading."""
     if not path.exists():
         return
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
         try:
             row = json.loads(line)
         except ValueError:
+            continue
+        if number == 0:
+            if not isinstance(row, dict) or row.get("tournament") != header:
+                raise JournalError(
+                    f"{path} is the journal of another tournament "
+                    f"({json.dumps(row.get('tournament') if isinstance(row, dict) else row)});"
+                    " give the same options to resume it, or another --out")
             continue
         if isinstance(row, dict) and "student" in row:
             yield row
 
 
+def _grade_one(sub: Submission, work: pathlib.Path, opponents: Sequence[Opponent],
+               options: Dict[str, object]) -> Dict[str, object]:
+    """One student's journal line: graded, or why it could not be."""
+    try:
+        path = _submitted_file(sub, work)
+        return _row(sub.student, grade_file(path, opponents=opponents, **options), "", opponents)
+    except (ValueError, OSError) as e:  # StudentFileError is a ValueError
+        message = " ".join(str(e).split())
+        if isinstance(e, StudentFileError):
+            message = message.split(": ", 1)[-1]
+        return _row(sub.student, None, message, opponents)
+
+
 def grade_class(folder: pathlib.Path, out: pathlib.Path, *,
                 opponents: Sequence[Opponent] = OPPONENTS,
                 on_student: Optional[Callable[[Dict[str, object]], object]] = None,
+                concurrency: int = 1,
                 **options: object) -> List[Dict[str, object]]:
-    """Grades every submission the journal out/grades.jsonl lacks, writes the tables,
-    and returns every row (sorted by student). `options` go to grade_file."""
+    """Grades every submission the journal out/journal.jsonl lacks, `concurrency`
+    students at once (each in its own process), writes the reports, and returns
+    every row (sorted by student). `options` go to grade_file (games, seed,
+    time_limit). Raises JournalError for another grading's journal."""
     submissions = find_submissions(folder)
     out.mkdir(parents=True, exist_ok=True)
-    journal = out / "grades.jsonl"
-    done = {str(r["student"]) for r in _journal(journal)}
-    for sub in submissions:
-        if sub.student in done:
-            continue
-        try:
-            path = _submitted_file(sub, out / "work")
-            row = _row(sub.student, grade_file(path, opponents=opponents, **options), "",
-                       opponents)
-        except (ValueError, OSError) as e:  # StudentFileError is a ValueError
-            message = " ".join(str(e).split())
-            if isinstance(e, StudentFileError):
-                message = message.split(": ", 1)[-1]
-            row = _row(sub.student, None, message, opponents)
+    journal = out / "journal.jsonl"
+    header: Dict[str, object] = {
+        "course": "cs3243", "format": "grading",
+        "games": options.get("games", 10), "seed": options.get("seed", 0),
+        "time_limit": options.get("time_limit"), "opponents": [o.spec for o in opponents]}
+    done = {str(r["student"]) for r in _journal(journal, header)}
+    if not journal.exists():
+        journal.write_text(json.dumps({"tournament": header}) + "\n", encoding="utf-8")
+    todo = [sub for sub in submissions if sub.student not in done]
+
+    def record(row: Dict[str, object]) -> None:
         with journal.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
-        done.add(sub.student)
         if on_student is not None:
             on_student(row)
-    rows = sorted(_journal(journal), key=lambda r: str(r["student"]))
-    write_tables(rows, out, opponents)
+
+    if concurrency <= 1 or len(todo) <= 1:
+        for sub in todo:
+            record(_grade_one(sub, out / "work", opponents, options))
+    else:
+        # Processes, not threads: each student's games then use a core of their own.
+        context = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=concurrency,
+                                                    mp_context=context) as pool:
+            futures = [pool.submit(_grade_one, sub, out / "work", opponents, options)
+                       for sub in todo]
+            for future in concurrent.futures.as_completed(futures):
+                record(future.result())
+    rows = sorted(_journal(journal, header), key=lambda r: str(r["student"]))
+    write_reports(rows, out, opponents, header)
     return rows
-
-
-def write_tables(rows: Sequence[Dict[str, object]], out: pathlib.Path,
-                 opponents: Sequence[Opponent] = OPPONENTS) -> Tuple[pathlib.Path, pathlib.Path]:
-    """out/grades.csv and out/grades.md: student, marks, the W-D-L against each
-    opponent, notes or the error."""
-    header = ["student", "marks", "max_marks"] + [o.spec for o in opponents] + ["remarks"]
-
-    def cells(row: Dict[str, object]) -> List[str]:
-        results = row.get("opponents") or {}
-        wdl = []
-        for o in opponents:
-            r = results.get(o.spec) if isinstance(results, dict) else None
-            wdl.append(f"{r['wins']}-{r['draws']}-{r['losses']}" if r else "")
-        remarks = str(row.get("error") or "; ".join(map(str, row.get("notes") or [])))
-        return [str(row["student"]), f"{float(row['marks']):.2f}", str(row["max_marks"])] + wdl + [
-            remarks]
-
-    csv_path = out / "grades.csv"
-    with csv_path.open("w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for row in rows:
-            w.writerow(cells(row))
-    md_path = out / "grades.md"
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(row)) + " |")
-    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return csv_path, md_path

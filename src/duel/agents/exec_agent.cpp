@@ -29,10 +29,13 @@ Result<ExecSettings> ExecAgent::parse(ExecSettings settings) {
   }
   // A program named by path must exist now, so a typo fails before any game
   // (a shell command line is only checked when it runs).
+  // A relative path is the submission folder's (dir=) when there is one.
   const auto first = command.substr(0, command.find(' '));
   if (command.rfind("duel:", 0) != 0 && first.find('/') != std::string::npos) {
     std::error_code ec;
-    if (!fs::exists(first, ec)) return fail(fmt::format("exec: no program '{}'", first));
+    const fs::path program =
+        settings.source.empty() || first.front() == '/' ? fs::path(first) : settings.source / first;
+    if (!fs::exists(program, ec)) return fail(fmt::format("exec: no program '{}'", first));
   }
   return settings;
 }
@@ -108,6 +111,7 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   setup.charge = m_settings.charge;
   setup.cancel = m_settings.cancel;
   setup.reading = m_settings.reading;
+  setup.disk_limit = m_settings.disk_limit;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

@@ -10,6 +10,7 @@
 // nothing left running) and the strict reading of output.txt; this class only
 // keeps the game's clock and a home directory for the program.
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/referee/process.hpp"
+#include "duel/referee/referee.hpp"
 
 namespace duel::agents {
 
@@ -36,6 +38,7 @@ struct ExecSettings {
   const std::atomic<bool>* cancel = nullptr;
   referee::Charge charge = referee::Charge::User;
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  std::uint64_t disk_limit = referee::TurnSetup{}.disk_limit;  // what its folder may hold
 };
 
 class ExecAgent final : public Agent<games::checkers::State> {

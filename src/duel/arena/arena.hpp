@@ -16,10 +16,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "duel/agents/agent.hpp"
+#include "duel/arena/pool.hpp"
 #include "duel/core/rng.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/play/match.hpp"
@@ -48,25 +49,35 @@ struct Score {
 // A start for games 2p and 2p+1: `plies` random moves from `start`, seeded by
 // the pair, never into a finished game (deterministic agents would otherwise
 // replay the same two games over and over; both colours get each opening).
+// `line`, when given, gets the moves played (empty when the games start from
+// the start).
 template <games::PlayableGame S>
-S random_opening(const S& start, int plies, std::uint64_t seed) {
+S random_opening(const S& start, int plies, std::uint64_t seed,
+                 std::vector<typename S::Move>* line = nullptr) {
   Rng rng(seed);
   for (int attempt = 0; attempt < 64; ++attempt) {
     S s = start;
+    std::vector<typename S::Move> played;
     int done = 0;
     for (; done < plies; ++done) {
       typename S::Moves moves;
       s.actions(moves);
-      std::vector<S> next;
+      std::vector<std::pair<S, typename S::Move>> next;
       for (const auto& m : moves) {
         S after = s.result(m);
-        if (!after.is_terminal()) next.push_back(std::move(after));
+        if (!after.is_terminal()) next.emplace_back(std::move(after), m);
       }
       if (next.empty()) break;
-      s = next[rng.below(next.size())];
+      auto& [after, move] = next[rng.below(next.size())];
+      s = std::move(after);
+      played.push_back(move);
     }
-    if (done == plies) return s;
+    if (done == plies) {
+      if (line != nullptr) *line = std::move(played);
+      return s;
+    }
   }
+  if (line != nullptr) line->clear();
   return start;  // no such line: the games start from the start
 }
 
@@ -146,14 +157,18 @@ struct Openings {
     for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
   }
 
-  [[nodiscard]] S for_pair(const S& start, int pair, std::uint64_t seed) const {
+  // The position games 2p and 2p+1 start from; `line` (random openings)
+  // gets the moves that lead there from `start`.
+  [[nodiscard]] S for_pair(const S& start, int pair, std::uint64_t seed,
+                           std::vector<typename S::Move>* line = nullptr) const {
+    if (line != nullptr) line->clear();
     if (!list.empty()) {
       const std::size_t i = static_cast<std::size_t>(pair) % list.size();
       return list[order.empty() ? i : order[i]];
     }
     if (random_plies > 0) {
       return random_opening(start, random_plies,
-                            mix64(seed * 7919ULL + static_cast<std::uint64_t>(pair)));
+                            mix64(seed * 7919ULL + static_cast<std::uint64_t>(pair)), line);
     }
     return start;
   }
@@ -206,37 +221,23 @@ template <games::PlayableGame S>
 int run_tournament(const S& start, const std::vector<GameSlot>& slots, const Openings<S>& openings,
                    const AgentFactory<S>& make, const TournamentOptions& options,
                    const OnGame<S>& on_game = {}) {
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
   std::mutex report;
   int played = 0;
-  const auto worker = [&] {
-    while (!stop.load()) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= slots.size()) return;
-      const GameSlot& slot = slots[i];
-      const S first = openings.for_pair(start, slot.game / 2, options.seed);
-      std::array<std::unique_ptr<agents::Agent<S>>, 2> players;
-      // Agent A of the pairing gets seed_a whatever its colour.
-      const bool a_first = slot.game % 2 == 0;
-      players[0] = make(slot.players[0], a_first ? slot.seed_a : slot.seed_b);
-      players[1] = make(slot.players[1], a_first ? slot.seed_b : slot.seed_a);
-      const auto record =
-          play::play_match<S>(first, {players[0].get(), players[1].get()}, options.match);
-      players = {};  // external programs are gone before the next game starts
-      const std::lock_guard lock(report);
-      ++played;
-      if (on_game && !on_game(GameResult<S>{slot, first, record})) stop = true;
-    }
-  };
-  const int threads = std::max(1, std::min(options.concurrency, static_cast<int>(slots.size())));
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::jthread> pool;
-    pool.reserve(static_cast<std::size_t>(threads));
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  }
+  run_pool(slots.size(), options.concurrency, [&](std::size_t i) {
+    const GameSlot& slot = slots[i];
+    const S first = openings.for_pair(start, slot.game / 2, options.seed);
+    std::array<std::unique_ptr<agents::Agent<S>>, 2> players;
+    // Agent A of the pairing gets seed_a whatever its colour.
+    const bool a_first = slot.game % 2 == 0;
+    players[0] = make(slot.players[0], a_first ? slot.seed_a : slot.seed_b);
+    players[1] = make(slot.players[1], a_first ? slot.seed_b : slot.seed_a);
+    const auto record =
+        play::play_match<S>(first, {players[0].get(), players[1].get()}, options.match);
+    players = {};  // external programs are gone before the next game starts
+    const std::lock_guard lock(report);
+    ++played;
+    return !on_game || on_game(GameResult<S>{slot, first, record});
+  });
   return played;
 }
 

@@ -175,10 +175,13 @@ MatchRecord<S> play_match(const S& start, const std::array<agents::Agent<S>*, 2>
     const std::optional<typename S::Move> move = agent.choose(state, clock);
     const double took = move_clock.seconds();
     if (!move) {
+      // A program that failed (crashed, timed out, wrote junk) lost; a
+      // person who quit gave up.
       const std::string why = agent.failure();
       lose(mover, Ending::Abandoned,
-           fmt::format("{} ({}) gave up{}", S::kSideNames[index(mover)], agent.name(),
-                       why.empty() ? "" : ": " + why));
+           why.empty()
+               ? fmt::format("{} ({}) gave up", S::kSideNames[index(mover)], agent.name())
+               : fmt::format("{} ({}) lost: {}", S::kSideNames[index(mover)], agent.name(), why));
       break;
     }
     // Step 3. Referee: the move must be legal and in time.

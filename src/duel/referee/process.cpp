@@ -6,11 +6,13 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -268,14 +270,67 @@ class Tree {
 
 // Step 3. Starting the program.
 
+// One output stream of the program: the pipe's reading end, and the log
+// its first `limit` bytes go to.
+struct Stream {
+  int pipe = -1;
+  int log = -1;
+  std::uint64_t written = 0;
+  std::uint64_t dropped = 0;
+};
+
 struct Spawned {
   pid_t pid = -1;
   std::string error;
+  std::array<Stream, 2> streams;  // stdout, stderr
 };
 
-[[nodiscard]] int open_log(const std::filesystem::path& path) {
-  if (path.empty()) return ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+// Reads what the pipe holds now (or, `to_end`, until every writer is gone,
+// for at most a second), logging up to `limit` bytes in all and counting
+// the rest.
+void drain(Stream& s, std::uint64_t limit, bool to_end) {
+  if (s.pipe < 0) return;
+  std::array<char, 65536> buffer{};
+  const WallClock clock;
+  while (true) {
+    const ssize_t n = ::read(s.pipe, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN && to_end) {
+      pollfd p{s.pipe, POLLIN, 0};
+      // A writer we could not kill may hold it open: give up after a while.
+      if (clock.seconds() > 1.0 || ::poll(&p, 1, 100) <= 0) return;
+      continue;
+    }
+    if (n <= 0) return;
+    const auto got = static_cast<std::uint64_t>(n);
+    const std::uint64_t keep = s.written >= limit ? 0 : std::min(got, limit - s.written);
+    if (keep > 0 && s.log >= 0) (void)!::write(s.log, buffer.data(), keep);
+    s.written += keep;
+    s.dropped += got - keep;
+  }
+}
+
+[[nodiscard]] std::uint64_t output_of(const Spawned& child) {
+  std::uint64_t n = 0;
+  for (const auto& s : child.streams) n += s.written + s.dropped;
+  return n;
+}
+
+// The bytes under `dir`, or more than `limit` as soon as that is certain
+// (a folder of more than 100,000 entries counts as over it).
+[[nodiscard]] std::uint64_t folder_bytes(const std::filesystem::path& dir, std::uint64_t limit) {
+  std::uint64_t bytes = 0;
+  int entries = 0;
+  std::error_code ec;
+  for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (++entries > 100000) return limit + 1;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0)
+      bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+    if (bytes > limit) return bytes;
+  }
+  return bytes;
 }
 
 [[nodiscard]] Spawned spawn(const RunSpec& spec) {
@@ -286,20 +341,50 @@ struct Spawned {
   std::string dash_c = "-c";
   std::string command = spec.command;
   char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
+  Spawned made;
   const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  const int out = open_log(spec.out_log);
-  const int err = open_log(spec.err_log);
+  // Each stream: a pipe to us when it has a log, else /dev/null.
+  std::array<int, 2> child_end = {-1, -1};
+  bool opened = in >= 0;
+  const std::array<const std::filesystem::path*, 2> logs = {&spec.out_log, &spec.err_log};
+  for (std::size_t k = 0; k < 2 && opened; ++k) {
+    if (logs[k]->empty()) {
+      child_end[k] = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+      opened = child_end[k] >= 0;
+      continue;
+    }
+    int p[2] = {-1, -1};
+    made.streams[k].log = ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    opened = made.streams[k].log >= 0 && ::pipe2(p, O_CLOEXEC) == 0;
+    if (opened) {
+      made.streams[k].pipe = p[0];
+      child_end[k] = p[1];
+      ::fcntl(p[0], F_SETFL, ::fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    }
+  }
   int pipefd[2] = {-1, -1};
-  const auto close_all = [&] {
-    for (const int fd : {in, out, err, pipefd[0], pipefd[1]}) {
+  const auto close_child_ends = [&] {
+    for (const int fd : {in, child_end[0], child_end[1], pipefd[0], pipefd[1]}) {
       if (fd >= 0) ::close(fd);
     }
   };
-  if (in < 0 || out < 0 || err < 0 || ::pipe2(pipefd, O_CLOEXEC) != 0) {
+  const auto close_all = [&] {
+    close_child_ends();
+    for (auto& st : made.streams) {
+      for (int* fd : {&st.pipe, &st.log}) {
+        if (*fd >= 0) ::close(*fd);
+        *fd = -1;
+      }
+    }
+  };
+  if (!opened || ::pipe2(pipefd, O_CLOEXEC) != 0) {
     const int e = errno;
     close_all();
-    return {-1, fmt::format("cannot open the agent's files: {}", std::strerror(e))};
+    made.error = fmt::format("cannot open the agent's files: {}", std::strerror(e));
+    return made;
   }
+  const int out = child_end[0];
+  const int err = child_end[1];
   rlimit core{0, 0};
   rlimit fsize{RLIM_INFINITY, RLIM_INFINITY};
   if (spec.file_size_limit != 0) fsize = {spec.file_size_limit, spec.file_size_limit};
@@ -334,7 +419,8 @@ struct Spawned {
   pipefd[1] = -1;
   if (pid < 0) {
     close_all();
-    return {-1, fmt::format("fork failed: {}", std::strerror(fork_errno))};
+    made.error = fmt::format("fork failed: {}", std::strerror(fork_errno));
+    return made;
   }
   // The pipe closes on exec (nothing to read) or carries the child's errno.
   int child_errno = 0;
@@ -342,26 +428,35 @@ struct Spawned {
   do {
     n = ::read(pipefd[0], &child_errno, sizeof child_errno);
   } while (n < 0 && errno == EINTR);
-  close_all();
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    close_all();
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    return {-1, fmt::format("cannot start the agent in {}: {}", dir, std::strerror(child_errno))};
+    made.error = fmt::format("cannot start the agent in {}: {}", dir, std::strerror(child_errno));
+    return made;
   }
-  return {pid, {}};
+  close_child_ends();
+  made.pid = pid;
+  return made;
 }
 
-// Waits up to `seconds` for the root to end (woken at once by its pidfd).
-void wait_a_little(int pidfd, double seconds) {
-  if (pidfd < 0) {
-    sleep_seconds(seconds);
-    return;
+// Waits up to `seconds` for the root to end (woken at once by its pidfd)
+// or for output to drain.
+void wait_a_little(int pidfd, std::array<Stream, 2>& streams, std::uint64_t limit, double seconds) {
+  std::array<pollfd, 3> p{};
+  nfds_t n = 0;
+  for (const int fd : {pidfd, streams[0].pipe, streams[1].pipe}) {
+    if (fd >= 0) p[n++] = {fd, POLLIN, 0};
   }
-  pollfd p{pidfd, POLLIN, 0};
   timespec ts{};
   ts.tv_nsec = static_cast<long>(seconds * 1e9);
-  ::ppoll(&p, 1, &ts, nullptr);
+  if (n == 0) {
+    sleep_seconds(seconds);
+  } else {
+    ::ppoll(p.data(), n, &ts, nullptr);
+  }
+  for (auto& s : streams) drain(s, limit, false);
 }
 
 [[nodiscard]] bool root_ended(pid_t pid) {
@@ -407,6 +502,9 @@ std::string RunResult::describe() const {
       return fmt::format("stopped at the wall-clock limit after {:.3f} s (CPU {:.3f} s)",
                          wall_seconds, cpu_seconds);
     case Stop::Cancelled: return "cancelled";
+    case Stop::DiskLimit:
+      return fmt::format("its folder passed the disk limit ({} bytes); killed", disk_bytes);
+    case Stop::OutputLimit: return "it passed the output limit; killed";
     case Stop::SpawnFailed: return error;
   }
   return "unknown";
@@ -417,7 +515,7 @@ RunResult run_agent(const RunSpec& spec) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   RunResult r;
   WallClock clock;
-  const Spawned child = spawn(spec);
+  Spawned child = spawn(spec);
   if (child.pid < 0) {
     r.error = child.error;
     return r;
@@ -426,18 +524,30 @@ RunResult run_agent(const RunSpec& spec) {
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   Tree tree(pid, spec.adopt_strays);
 
-  // Watch until it ends or passes a limit.
+  // Watch until it ends or passes a limit, draining its output.
   std::optional<Stop> ours;
+  double next_disk_check = 0.0;
   while (true) {
     if (root_ended(pid)) break;
     const double cpu = tree.poll().charge(spec.charge);
     const double wall = clock.seconds();
+    if (spec.disk_limit > 0 && wall >= next_disk_check) {
+      // Often, but never more than a fifth of the time: a folder of many
+      // files takes a while to measure.
+      const WallClock measuring;
+      r.disk_bytes = folder_bytes(spec.dir, spec.disk_limit);
+      next_disk_check = clock.seconds() + std::max(kMaxPollSeconds, 4.0 * measuring.seconds());
+    }
     if (spec.cancel != nullptr && spec.cancel->load()) {
       ours = Stop::Cancelled;
     } else if (spec.cpu_limit > 0.0 && cpu > spec.cpu_limit) {
       ours = Stop::CpuLimit;
     } else if (spec.wall_limit > 0.0 && wall > spec.wall_limit) {
       ours = Stop::WallLimit;
+    } else if (spec.disk_limit > 0 && r.disk_bytes > spec.disk_limit) {
+      ours = Stop::DiskLimit;
+    } else if (spec.output_limit > 0 && output_of(child) > spec.output_limit) {
+      ours = Stop::OutputLimit;
     }
     if (ours) break;
     // Poll often near a limit, less often far from one (a 300 s budget
@@ -445,8 +555,9 @@ RunResult run_agent(const RunSpec& spec) {
     double room = 1e9;
     if (spec.cpu_limit > 0.0) room = std::min(room, spec.cpu_limit - cpu);
     if (spec.wall_limit > 0.0) room = std::min(room, spec.wall_limit - wall);
-    wait_a_little(pidfd, std::clamp(room / 8.0, spec.poll_seconds,
-                                    std::max(spec.poll_seconds, kMaxPollSeconds)));
+    wait_a_little(
+        pidfd, child.streams, spec.log_limit,
+        std::clamp(room / 8.0, spec.poll_seconds, std::max(spec.poll_seconds, kMaxPollSeconds)));
   }
   r.wall_seconds = clock.seconds();
   if (pidfd >= 0) ::close(pidfd);
@@ -457,6 +568,24 @@ RunResult run_agent(const RunSpec& spec) {
   (void)tree.clear(0.5);  // in case the first clear ran out of time
   r.cpu = tree.charged();
   r.cpu_seconds = r.cpu.charge(spec.charge);
+  // What is left in the pipes, then a line for what was dropped.
+  for (auto& st : child.streams) {
+    drain(st, spec.log_limit, true);
+    if (st.dropped > 0 && st.log >= 0) {
+      const std::string note =
+          fmt::format("\n[duel: {} more bytes of output dropped; {} bytes a run are kept]\n",
+                      st.dropped, spec.log_limit);
+      (void)!::write(st.log, note.data(), note.size());
+    }
+    r.dropped += st.dropped;
+    for (const int fd : {st.pipe, st.log}) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  if (spec.disk_limit > 0 && !ours) {
+    r.disk_bytes = folder_bytes(spec.dir, spec.disk_limit);
+    if (r.disk_bytes > spec.disk_limit) ours = Stop::DiskLimit;
+  }
   if (ours) {
     r.stop = *ours;
     r.leftovers = 0;

@@ -48,6 +48,16 @@ struct RunSpec {
   // Largest file the agent may write (RLIMIT_FSIZE; more is SIGXFSZ, a
   // crash); 0 = no limit. Core dumps are always off.
   std::uint64_t file_size_limit = std::uint64_t{256} << 20;
+  // Output goes through pipes the runner drains: at most this many bytes
+  // of each stream reach its log per run, the rest is counted and dropped,
+  // so a program that floods its output never fills a log.
+  std::uint64_t log_limit = std::uint64_t{1} << 20;
+  // More output than this in one run (both streams) kills the program:
+  // Stop::OutputLimit; 0 = no limit.
+  std::uint64_t output_limit = 0;
+  // The most the files under `dir` may hold (checked while it runs and at
+  // the end; past it the program is killed: Stop::DiskLimit); 0 = no limit.
+  std::uint64_t disk_limit = 0;
   // Also kill and reap every orphan that was re-parented to this process,
   // even one never seen in the agent's tree (a double fork between two
   // polls). Only for a process that starts no other children while the
@@ -63,18 +73,22 @@ enum class Stop : std::uint8_t {
   CpuLimit,     // we killed it: its CPU time passed cpu_limit
   WallLimit,    // we killed it: its wall time passed wall_limit
   Cancelled,    // we killed it: `cancel` was set
+  DiskLimit,    // we killed it: its folder passed disk_limit
+  OutputLimit,  // we killed it: it wrote more than output_limit
   SpawnFailed,  // it never ran (error says why)
 };
 
 struct RunResult {
   Stop stop = Stop::SpawnFailed;
-  int exit_code = -1;         // for Stop::Exited
-  int signal = 0;             // for Stop::Signaled
-  double cpu_seconds = 0.0;   // the charge (RunSpec::charge) of the agent and its descendants
-  CpuTime cpu;                // both parts of it
-  double wall_seconds = 0.0;  // from start to the end of the agent's main process
-  int leftovers = 0;          // descendants still alive when it ended, killed by us
-  std::string error;          // for Stop::SpawnFailed
+  int exit_code = -1;            // for Stop::Exited
+  int signal = 0;                // for Stop::Signaled
+  double cpu_seconds = 0.0;      // the charge (RunSpec::charge) of the agent and its descendants
+  CpuTime cpu;                   // both parts of it
+  double wall_seconds = 0.0;     // from start to the end of the agent's main process
+  int leftovers = 0;             // descendants still alive when it ended, killed by us
+  std::uint64_t dropped = 0;     // bytes of output past log_limit, not logged
+  std::uint64_t disk_bytes = 0;  // what its folder held when last measured (with a disk_limit)
+  std::string error;             // for Stop::SpawnFailed
 
   [[nodiscard]] bool clean_exit() const noexcept { return stop == Stop::Exited && exit_code == 0; }
   // One line: "exit status 3", "killed by signal 11 (SIGSEGV)", ...

@@ -141,6 +141,8 @@ std::string_view reason_text(Reason r) noexcept {
     case Reason::BadOutput: return "bad-output";
     case Reason::IllegalMove: return "illegal-move";
     case Reason::Killed: return "killed";
+    case Reason::DiskLimit: return "disk-limit";
+    case Reason::OutputLimit: return "output-limit";
     case Reason::Cancelled: return "cancelled";
   }
   return "unknown";
@@ -198,6 +200,9 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   run.charge = setup.charge;
   run.adopt_strays = setup.adopt_strays;
   run.cancel = setup.cancel;
+  run.disk_limit = setup.disk_limit;
+  run.output_limit = setup.output_limit;
+  run.log_limit = setup.output_limit;
   std::error_code size_ec;
   const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
@@ -218,6 +223,18 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
     t.loss = Reason::Time;
     t.detail =
         fmt::format("used {} with {} left", seconds_text(t.cpu), seconds_text(setup.time_left));
+    return t;
+  }
+  if (t.run.stop == Stop::DiskLimit) {
+    t.loss = Reason::DiskLimit;
+    t.detail = fmt::format("its folder holds more than {} MiB (files and logs); killed",
+                           setup.disk_limit >> 20);
+    return t;
+  }
+  if (t.run.stop == Stop::OutputLimit) {
+    t.loss = Reason::OutputLimit;
+    t.detail = fmt::format("wrote more than {} MiB to stdout and stderr in one move; killed",
+                           setup.output_limit >> 20);
     return t;
   }
   if (t.run.stop == Stop::WallLimit) {

@@ -40,6 +40,8 @@ enum class Reason : std::uint8_t {
   BadOutput,    // output.txt is not `E from to` / `J from to` lines
   IllegalMove,  // a well-formed move that is not legal here (a cut-short jump too)
   Killed,       // past the wall-clock limit (sleeping, blocked): killed
+  DiskLimit,    // its folder grew past the disk limit: killed
+  OutputLimit,  // it wrote more than the output limit in one move: killed
   Cancelled,    // the referee was asked to stop: no result
 };
 [[nodiscard]] std::string_view reason_text(Reason r) noexcept;
@@ -141,6 +143,10 @@ struct TurnSetup {
   bool adopt_strays = false;
   const std::atomic<bool>* cancel = nullptr;
   std::string log_header;  // written to the agent's logs before the run
+  // What the agent's folder (its files and logs) may hold, and what it may
+  // write to stdout and stderr in one move.
+  std::uint64_t disk_limit = std::uint64_t{512} << 20;
+  std::uint64_t output_limit = std::uint64_t{4} << 20;
 };
 
 [[nodiscard]] TurnResult play_turn(const TurnSetup& setup, const State& state);

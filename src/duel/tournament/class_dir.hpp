@@ -9,6 +9,7 @@
 // it, compiling it and running its calibrate program once are done one way
 // for every format (grading, competition, round-robin), each with one line
 // saying what went wrong, and a broken submission never stops the others.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct Submission {
   std::string command;           // how it runs in a copy of `home`
   std::string calibration;       // "": none; "ok (CPU 0.120 s)" or what went wrong
   std::string error;             // non-empty: it cannot play (why, in one line); it scores 0
+  std::string agent;             // an --agent entrant: a Duel agent spec, nothing to prepare
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 

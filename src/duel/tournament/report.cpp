@@ -42,6 +42,13 @@ using json = nlohmann::json;
   return v.dump();
 }
 
+// An id for a name: its bytes as hex, so any name is a valid fragment.
+[[nodiscard]] std::string anchor(const std::string& name) {
+  std::string out = "e";
+  for (const char c : name) out += fmt::format("{:02x}", static_cast<unsigned char>(c));
+  return out;
+}
+
 [[nodiscard]] const json* student(const json& doc, const json& name) {
   for (const auto& s : doc["students"]) {
     if (s["name"] == name) return &s;
@@ -64,31 +71,40 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
   write("results.json", doc.dump(2) + "\n");
 
   // Step 2. The standings as CSV.
+  const std::string format = text(doc["format"]);
+  const std::string extra = format == "competition" ? "result"
+                            : format == "swiss"     ? "buchholz"
+                                                    : "";
   std::string rows = grading ? "rank,name,language,points,single_points,game_points,wins,draws,"
                                "losses,elo,elo_margin,calibration,error\n"
-                             : "rank,name,language,points,wins,draws,losses,elo,elo_margin,"
-                               "calibration,error\n";
+                             : fmt::format(
+                                   "rank,name,language,points,wins,draws,losses,elo,"
+                                   "elo_margin,{}calibration,error\n",
+                                   extra.empty() ? "" : extra + ",");
   for (const auto& r : doc["standings"]) {
     const json& s = *student(doc, r["name"]);
     rows += fmt::format("{},{},{},{}", text(r["rank"]), csv(text(s["name"])),
                         csv(text(s["language"])), text(s["points"]));
     if (grading) rows += fmt::format(",{},{}", text(s["single_points"]), text(s["game_points"]));
-    rows += fmt::format(",{},{},{},{},{},{},{}\n", text(s["wins"]), text(s["draws"]),
-                        text(s["losses"]), text(s["elo"]), text(s["elo_margin"]),
-                        csv(text(s["calibration"])), csv(text(s["error"])));
+    rows += fmt::format(",{},{},{},{},{}", text(s["wins"]), text(s["draws"]), text(s["losses"]),
+                        text(s["elo"]), text(s["elo_margin"]));
+    if (!extra.empty()) rows += "," + csv(text(s[extra]));
+    rows += fmt::format(",{},{}\n", csv(text(s["calibration"])), csv(text(s["error"])));
   }
   write("results.csv", rows);
 
-  // Step 3. A static page: the table, then each student's games and losses.
+  // Step 3. A static page: the table, then each entrant's games and losses.
+  const std::string title = fmt::format(
+      "{} {}", text(doc["course"]) == "game" ? text(doc["game"]) : text(doc["course"]), format);
   std::string page = fmt::format(
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      "<title>Duel tournament: {} {}</title>\n<style>body{{font-family:sans-serif;margin:2em}}"
+      "<title>Duel tournament: {}</title>\n<style>body{{font-family:sans-serif;margin:2em}}"
       "table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:.2em .6em;"
-      "text-align:left}}</style></head><body>\n<h1>{} {}</h1>\n<table>\n<tr><th>rank</th>"
-      "<th>student</th><th>points</th><th>W</th><th>D</th><th>L</th><th>Elo</th><th>note</th>"
-      "</tr>\n",
-      html(text(doc["course"])), html(text(doc["format"])), html(text(doc["course"])),
-      html(text(doc["format"])));
+      "text-align:left}}td.n{{text-align:right}}</style></head><body>\n<h1>{}</h1>\n<table>\n"
+      "<tr><th>rank</th><th>{}</th><th>points</th><th>W</th><th>D</th><th>L</th><th>Elo</th>{}"
+      "<th>note</th></tr>\n",
+      html(title), html(title), text(doc["course"]) == "game" ? "agent" : "student",
+      extra.empty() ? "" : "<th>" + extra + "</th>");
   for (const auto& r : doc["standings"]) {
     const json& s = *student(doc, r["name"]);
     const std::string elo =
@@ -97,19 +113,25 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
             : text(r["elo"]) + (r["elo_margin"].is_null() ? std::string()
                                                           : " &plusmn; " + text(r["elo_margin"]));
     page += fmt::format(
-        "<tr><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        text(r["rank"]), html(text(s["name"])), html(text(s["name"])), text(s["points"]),
+        "<tr><td class=\"n\">{}</td><td><a href=\"#{}\">{}</a></td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td>{}<td>{}</td></tr>\n",
+        text(r["rank"]), html(anchor(text(s["name"]))), html(text(s["name"])), text(s["points"]),
         text(s["wins"]), text(s["draws"]), text(s["losses"]), elo,
+        extra.empty() ? "" : "<td>" + html(text(s[extra])) + "</td>",
         html(text(s["error"]).empty() ? text(s["calibration"]) : text(s["error"])));
   }
   page += "</table>\n";
   for (const auto& s : doc["students"]) {
-    page +=
-        fmt::format("<h2 id=\"{}\">{}</h2>\n<ul>\n", html(text(s["name"])), html(text(s["name"])));
+    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<ul>\n", html(anchor(text(s["name"]))),
+                        html(text(s["name"])));
     for (const auto& g : s["games"]) {
+      if (text(g["result"]) == "bye") {
+        page += fmt::format("<li>{}: a bye</li>\n", html(text(g["task"])));
+        continue;
+      }
       page += fmt::format("<li>{} as {} against {}: {} ({}) <a href=\"{}\">record</a></li>\n",
-                          html(text(g["task"])), text(g["colour"]), html(text(g["opponent"])),
+                          html(text(g["task"])), html(text(g["colour"])), html(text(g["opponent"])),
                           text(g["result"]), html(text(g["reason"])), html(text(g["record"])));
     }
     for (const auto& l : s["lost"]) {

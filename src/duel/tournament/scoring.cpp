@@ -1,172 +1,196 @@
 #include "duel/tournament/scoring.hpp"
 
 #include <algorithm>
-#include <set>
+#include <cmath>
+#include <map>
 
-#include <fmt/format.h>
-
-#include "duel/arena/elo.hpp"
-#include "duel/core/rng.hpp"
+#include "duel/arena/ratings.hpp"
+#include "duel/tournament/tasks.hpp"
 
 namespace duel::tournament {
 namespace {
 
 using json = nlohmann::json;
 
-[[nodiscard]] json or_null(const std::optional<double>& v) {
-  return v ? json(std::round(*v * 10.0) / 10.0) : json(nullptr);
+[[nodiscard]] json rounded(const std::optional<double>& v) {
+  return v ? json(std::round(*v * 10.0) / 10.0 + 0.0) : json(nullptr);
 }
 
 // Seed 003: "beat the reference minimax agent to receive 10 points per game".
 constexpr int kPointsPerReferenceWin = 10;
 
+[[nodiscard]] std::string course_name(Course c) {
+  return c == Course::Csci561 ? "csci561" : "game";
+}
+
 }  // namespace
 
-std::vector<std::pair<std::size_t, std::size_t>> knockout_pairs(
-    const std::vector<std::size_t>& entrants, std::uint64_t seed, int round) {
-  std::vector<std::size_t> order = entrants;
-  Rng rng(mix64(seed ^ (0x4B0ULL * static_cast<std::uint64_t>(round))));
-  for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  for (std::size_t i = 0; i + 1 < order.size(); i += 2) {
-    out.emplace_back(std::min(order[i], order[i + 1]), std::max(order[i], order[i + 1]));
-  }
-  return out;
-}
+json results_document(const Field& f, const Entries& journal) {
+  const Options& o = f.options;
+  const auto& entrants = f.entrants;
+  // Step 1. Who is who: entrants by name, the reference after them.
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < entrants.size(); ++i) index[entrants[i].name] = i;
+  const std::size_t reference = entrants.size();
+  const auto who = [&](const json& name) {
+    const auto it = index.find(name.get<std::string>());
+    return it == index.end() ? reference : it->second;
+  };
 
-std::vector<std::size_t> knockout_survivors(
-    const std::vector<std::size_t>& entrants,
-    const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
-    const std::vector<Submission>& students, const std::map<std::string, json>& journal, int round,
-    int games) {
-  std::set<std::size_t> out(entrants.begin(), entrants.end());
-  for (const auto& [a, b] : pairs) {
-    int lost_a = 0;
-    int lost_b = 0;
-    for (int g = 0; g < games; ++g) {
-      const auto it = journal.find(
-          fmt::format("competition/{}/{}/{}/{}", round, students[a].name, students[b].name, g));
-      if (it == journal.end() || it->second["winner"].is_null()) continue;
-      ++(it->second["winner"] == students[a].name ? lost_b : lost_a);
-    }
-    if (2 * lost_a > games) out.erase(a);
-    if (2 * lost_b > games) out.erase(b);
-  }
-  return {out.begin(), out.end()};
-}
-
-json results_document(const Options& o, const std::vector<SinglePosition>& singles,
-                      const std::vector<Submission>& students,
-                      const std::map<std::string, json>& journal) {
-  // Step 1. Each student's singles and games, from the journal.
-  json entries = json::array();
-  for (const auto& s : students) {
-    json e = {{"name", s.name},
-              {"language", s.language},
+  // Step 2. Every entry to the entrants it concerns.
+  std::vector<json> out(entrants.size());
+  std::vector<arena::GameScore> scores;
+  std::vector<int> single_points(entrants.size(), 0);
+  std::vector<int> reference_wins(entrants.size(), 0);
+  std::vector<int> round_reached(entrants.size(), 0);
+  std::vector<double> bye_points(entrants.size(), 0.0);
+  std::vector<std::vector<std::size_t>> opponents(entrants.size());
+  std::vector<std::array<int, 3>> wdl(entrants.size(), {0, 0, 0});
+  for (std::size_t i = 0; i < entrants.size(); ++i) {
+    const Submission& s = entrants[i];
+    out[i] = {{"name", s.name},
+              {"language", s.agent.empty() ? s.language : "duel"},
               {"program", s.program},
+              {"agent", s.agent},
               {"calibration", s.calibration},
-              {"error", s.error}};
-    int single_points = 0;
-    int wins = 0;
-    int draws = 0;
-    int losses = 0;
-    int reference_wins = 0;
-    int last_round = 0;
-    json singles_out = json::array();
-    json games_out = json::array();
-    json lost = json::array();
-    for (const auto& [key, j] : journal) {
-      if (j["kind"] == "single" && j["student"] == s.name) {
-        single_points += j["point"].get<int>();
-        singles_out.push_back(j);
-        if (j["point"] == 0) {
-          lost.push_back({{"task", key},
-                          {"reason", j.value("reason", "")},
-                          {"detail", j.value("detail", "")}});
+              {"error", s.error},
+              {"games", json::array()},
+              {"lost", json::array()}};
+    if (o.format == Format::Grading) out[i]["singles"] = json::array();
+  }
+  for (const auto& [key, j] : journal) {
+    const std::string kind = j.value("kind", "");
+    if (kind == "single") {
+      const std::size_t i = who(j["student"]);
+      if (i == reference) continue;
+      single_points[i] += j.value("point", 0);
+      out[i]["singles"].push_back(j);
+      if (j.value("point", 0) == 0) {
+        out[i]["lost"].push_back(
+            {{"task", key}, {"reason", j.value("reason", "")}, {"detail", j.value("detail", "")}});
+      }
+    } else if (kind == "bye") {
+      const std::size_t i = who(j["player"]);
+      if (i == reference) continue;
+      bye_points[i] += j.value("points", 0.0);
+      out[i]["games"].push_back({{"task", key}, {"round", j.value("round", 0)}, {"result", "bye"}});
+    } else if (kind == "game") {
+      const std::array<std::size_t, 2> p = {who(j["players"][0]), who(j["players"][1])};
+      const auto s = game_scores(j);
+      scores.push_back({p[0], p[1], s[0]});
+      for (std::size_t k = 0; k < 2; ++k) {
+        if (p[k] == reference) continue;
+        const std::size_t i = p[k];
+        const std::string result = s[k] == 1.0 ? "win" : s[k] == 0.0 ? "loss" : "draw";
+        ++wdl[i][result == "win" ? 0 : result == "draw" ? 1 : 2];
+        if (result == "win" && p[1 - k] == reference) ++reference_wins[i];
+        round_reached[i] = std::max(round_reached[i], j.value("round", 0));
+        opponents[i].push_back(p[1 - k]);
+        out[i]["games"].push_back({{"task", key},
+                                   {"round", j.value("round", 0)},
+                                   {"opponent", j["players"][1 - k]},
+                                   {"colour", j["sides"][k]},
+                                   {"result", result},
+                                   {"reason", j.value("reason", "")},
+                                   {"plies", j.value("plies", 0)},
+                                   {"record", j.value("record", "")}});
+        if (result == "loss") {
+          out[i]["lost"].push_back({{"task", key}, {"reason", j.value("reason", "")}});
         }
-        continue;
       }
-      if (j["kind"] != "game" || (j["black"] != s.name && j["white"] != s.name)) continue;
-      const bool black = j["black"] == s.name;
-      const std::string opponent = black ? j["white"] : j["black"];
-      std::string result = "draw";
-      if (!j["winner"].is_null()) result = j["winner"] == s.name ? "win" : "loss";
-      ++(result == "win" ? wins : result == "loss" ? losses : draws);
-      if (result == "win" && opponent == "reference" && key.starts_with("reference/")) {
-        ++reference_wins;
-      }
-      if (key.starts_with("competition/")) {
-        last_round = std::max(last_round, std::stoi(key.substr(12, key.find('/', 12) - 12)));
-      }
-      games_out.push_back({{"task", key},
-                           {"opponent", opponent},
-                           {"colour", black ? "Black" : "White"},
-                           {"result", result},
-                           {"reason", j["reason"]},
-                           {"plies", j["plies"]},
-                           {"record", j["record"]}});
-      if (result == "loss") lost.push_back({{"task", key}, {"reason", j["reason"]}});
     }
-    const auto elo = arena::estimate(wins, draws, losses);
-    e["wins"] = wins;
-    e["draws"] = draws;
-    e["losses"] = losses;
-    e["score"] = wins + 0.5 * draws;
-    e["elo"] = or_null(elo.elo);
-    e["elo_margin"] = or_null(elo.margin);
-    if (o.format == Format::Grading) {
-      e["single_points"] = single_points;
-      e["game_points"] = kPointsPerReferenceWin * reference_wins;
-      e["points"] = single_points + kPointsPerReferenceWin * reference_wins;
-      e["singles"] = singles_out;
-    } else {
-      e["points"] = e["score"];
-    }
-    if (o.format == Format::Knockout) e["round_reached"] = last_round;
-    e["games"] = games_out;
-    e["lost"] = lost;
-    entries.push_back(std::move(e));
   }
 
-  // Step 2. The standings: points (the grading's, or the games' score), then
-  // the knockout's round, then the name.
-  std::vector<std::size_t> order(entries.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) {
-    const auto& x = entries[a];
-    const auto& y = entries[b];
-    if (x.value("round_reached", 0) != y.value("round_reached", 0)) {
-      return x.value("round_reached", 0) > y.value("round_reached", 0);
+  // Step 3. Points by the format's rules, and Elo from every game at once.
+  const auto ratings = arena::fit_ratings(entrants.size() + 1, scores);
+  std::vector<double> points(entrants.size(), 0.0);
+  for (std::size_t i = 0; i < entrants.size(); ++i) {
+    const auto& [w, d, l] = wdl[i];
+    json& e = out[i];
+    e["wins"] = w;
+    e["draws"] = d;
+    e["losses"] = l;
+    e["score"] = w + 0.5 * d;
+    e["elo"] = rounded(ratings[i].elo);
+    e["elo_margin"] = rounded(ratings[i].margin);
+    if (o.format == Format::Grading) {
+      e["single_points"] = single_points[i];
+      e["game_points"] = kPointsPerReferenceWin * reference_wins[i];
+      points[i] = single_points[i] + kPointsPerReferenceWin * reference_wins[i];
+    } else {
+      points[i] = w + 0.5 * d + bye_points[i];
     }
-    return x["points"].get<double>() > y["points"].get<double>();
-  });
+    e["points"] = points[i];
+  }
+  std::vector<double> tiebreak(entrants.size(), 0.0);
+  if (o.format == Format::Swiss) {
+    // Buchholz: the sum of the points of everyone one has played.
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+      for (const std::size_t q : opponents[i]) tiebreak[i] += q < entrants.size() ? points[q] : 0.0;
+      out[i]["buchholz"] = tiebreak[i];
+      out[i]["byes"] = bye_points[i] / std::max(1, o.games);
+    }
+  }
+  if (o.format == Format::Knockout) {
+    const auto winners = knockout_entrants(f, journal, 1 << 20);
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+      out[i]["round_reached"] = round_reached[i];
+      const bool won = entrants[i].ok() && std::ranges::find(winners, i) != winners.end();
+      out[i]["result"] = !entrants[i].ok() ? "did not play"
+                         : won             ? (winners.size() > 1 ? "equal winner" : "winner")
+                                           : "eliminated";
+      tiebreak[i] = won ? 1e9 : round_reached[i];
+    }
+  }
+
+  // Step 4. The standings: the knockout's round (winners first) or
+  // Buchholz, after points; the broken entrants last; equal places shared.
+  std::vector<std::size_t> order(entrants.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto key = [&](std::size_t i) {
+    const double ok = entrants[i].ok() ? 1.0 : 0.0;
+    return o.format == Format::Knockout ? std::array{ok, tiebreak[i], points[i]}
+                                        : std::array{ok, points[i], tiebreak[i]};
+  };
+  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
   json standings = json::array();
   int rank = 0;
   for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto& e = entries[order[k]];
-    const bool tie = k > 0 && e["points"] == entries[order[k - 1]]["points"] &&
-                     e.value("round_reached", 0) == entries[order[k - 1]].value("round_reached", 0);
-    if (!tie) rank = static_cast<int>(k) + 1;
-    standings.push_back({{"rank", rank},
-                         {"name", e["name"]},
-                         {"points", e["points"]},
-                         {"elo", e["elo"]},
-                         {"elo_margin", e["elo_margin"]}});
+    const std::size_t i = order[k];
+    if (k == 0 || key(i) != key(order[k - 1])) rank = static_cast<int>(k) + 1;
+    json row = {{"rank", rank},
+                {"name", entrants[i].name},
+                {"points", points[i]},
+                {"elo", out[i]["elo"]},
+                {"elo_margin", out[i]["elo_margin"]}};
+    if (o.format == Format::Knockout) row["result"] = out[i]["result"];
+    if (o.format == Format::Swiss) row["buchholz"] = tiebreak[i];
+    standings.push_back(std::move(row));
   }
-  json positions = json::array();
-  for (const auto& p : singles) {
-    positions.push_back({{"fen", p.fen}, {"seconds", p.seconds}, {"source", p.source}});
-  }
-  json doc = {
-      {"course", "csci561"},    {"format", format_name(o.format)},
-      {"time", o.game_seconds}, {"cpu", o.charge == referee::Charge::User ? "user" : "user+sys"},
-      {"seed", o.seed},         {"students", entries},
-      {"standings", standings}};
+
+  // Step 5. The document.
+  json doc = {{"course", course_name(o.course)},
+              {"game", o.game},
+              {"format", format_name(o.format)},
+              {"time", o.game_seconds},
+              {"cpu", o.charge == referee::Charge::User ? "user" : "user+sys"},
+              {"seed", o.seed},
+              {"students", out},
+              {"standings", standings}};
   if (o.format == Format::Grading) {
+    json positions = json::array();
+    for (const auto& p : o.singles.empty() ? default_singles() : o.singles) {
+      positions.push_back({{"fen", p.fen}, {"seconds", p.seconds}, {"source", p.source}});
+    }
     doc["reference"] = o.reference;
+    doc["reference_elo"] = rounded(ratings[reference].elo);
     doc["positions"] = positions;
   } else {
     doc["games_per_pair"] = o.games;
+  }
+  if (o.format == Format::Swiss) {
+    doc["rounds"] = swiss_rounds(o, static_cast<std::size_t>(std::ranges::count_if(
+                                        entrants, [](const auto& s) { return s.ok(); })));
   }
   return doc;
 }

@@ -1,21 +1,24 @@
 #pragma once
-// A whole class's tournament, as `duel tournament csci561 CLASS --out DIR`
-// runs it (docs/tournament.md): every submission prepared once
-// (class_dir.hpp), then a schedule of independent tasks (a single move to
-// grade, a game) run N at a time, each journaled the moment it ends, and the
-// table written from the journal.
+// A whole class's (or a whole field's) tournament, as `duel tournament
+// COURSE CLASS --out DIR` runs it (docs/tournament.md): every entrant
+// prepared once (class_dir.hpp), then round by round a plan of tasks
+// (plan.hpp: games, single moves to grade) run N at a time (arena/pool.hpp),
+// each journaled the moment it ends, and the tables written from the
+// journal.
 //
 // Why tasks and a journal: a class is hundreds of program runs, any of which
 // may crash, hang or be killed with the runner. A task is the unit that is
 // redone after an interruption and never twice: the journal is the truth,
-// and the table is only ever computed from it, so a resumed run ends with
-// the table an uninterrupted one would have.
+// the plan of a round depends only on the journal of the rounds before, and
+// the table is only ever computed from it, so a resumed run ends with the
+// table an uninterrupted one would have.
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,13 +30,19 @@
 
 namespace duel::tournament {
 
-// Seed 003's grading, or a competition between the students.
+// Whose terms: seed 003's course (its programs, its grading), or an arena
+// of any game's Duel agents (and, in checkers, seed 003 programs).
+enum class Course : std::uint8_t { Csci561, Game };
+
 enum class Format : std::uint8_t {
-  Grading,     // 10 single moves + 9 games against the reference (100 points)
+  Grading,     // seed 003: 10 single moves + 9 games against the reference (100 points)
   Knockout,    // seed 003's competition: pairs, an even number of games, rounds
   RoundRobin,  // every pair meets
+  Swiss,       // rounds, each pairing players of equal scores who have not met
+  Gauntlet,    // the first entrant against each other
 };
 [[nodiscard]] std::string_view format_name(Format f) noexcept;
+[[nodiscard]] std::optional<Format> format_of(std::string_view name) noexcept;
 
 // One SINGLE position of the grading: a board, the side to play, the time.
 struct SinglePosition {
@@ -50,21 +59,31 @@ struct SinglePosition {
 [[nodiscard]] Result<std::vector<SinglePosition>> read_positions(const std::filesystem::path& file);
 
 struct Options {
+  Course course = Course::Csci561;
+  std::string game = "checkers";  // the game's canonical spec
   Format format = Format::Grading;
-  std::filesystem::path class_dir;
+  std::filesystem::path class_dir;  // empty: only `agents`
+  std::vector<std::string> agents;  // Duel agent specs entered beside the class
   std::filesystem::path out;
-  double game_seconds = 100.0;   // CPU seconds a side a game (seed 003: "e.g., 100 seconds")
-  double single_seconds = 30.0;  // a SINGLE position without its own time (seed: 30.0)
-  int games = 2;                 // competition games a pair (even)
-  int reference_games = 9;       // grading: games against the reference (seed: 9)
+  // CPU seconds a side a game for programs (seed 003: "e.g., 100 seconds";
+  // "This total amount of time will vary from game to game"): game g of a
+  // pairing gets game_seconds[g % size].
+  std::vector<double> game_seconds = {100.0};
+  int games = 2;            // games a pairing (even: colours swapped)
+  int rounds = 0;           // Swiss rounds; 0: enough to find a winner (ceil log2 of the field)
+  int reference_games = 9;  // grading: games against the reference (seed: 9)
   std::string reference = "duel:minimax:depth=4";  // seed: "a simple minimax agent"
   std::vector<SinglePosition> singles;             // empty: default_singles()
+  std::string openings;          // arena's --openings: P, random:plies=P or a file
+  bool openings_random = false;  // a file's positions in a shuffled order
+  double timeout = 0.0;          // Duel agents: seconds a move, over it loses (0: none)
+  int max_turns = 0;             // a draw after this many turns (0: the rules alone)
   int concurrency = 1;
   std::uint64_t seed = 0;
   referee::Charge charge = referee::Charge::User;
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   double wall_factor = 2.0;
-  double wall_slack = 1.0;
+  std::uint64_t disk_mb = 512;  // what a program's folder may hold (files and logs)
   PrepareLimits limits;
   const std::atomic<bool>* cancel = nullptr;  // set: no new task starts; the runner returns
 };
@@ -72,7 +91,7 @@ struct Options {
 // What the runner reports as it goes (the CLI's progress line).
 struct Progress {
   int done = 0;   // tasks finished, this run and journaled before
-  int total = 0;  // tasks known so far (a knockout adds each round's)
+  int total = 0;  // tasks known so far (a knockout or Swiss adds each round's)
   double seconds = 0.0;
   std::string last;  // the task that just ended, in words
 };
@@ -88,7 +107,8 @@ struct Summary {
 
 // Runs (or resumes) the tournament `options` describes and writes DIR's
 // results.json, results.csv, index.html and journal.jsonl. Errors (no such
-// class folder, DIR holding another tournament's journal) are one line.
+// class folder, no entrants, DIR holding another tournament's journal) are
+// one line.
 [[nodiscard]] Result<Summary> run(const Options& options, const OnProgress& progress = {});
 
 // The files of DIR (docs/tournament.md), from the results document.

@@ -5,11 +5,9 @@
 # opponent.  Each move it writes STDOUT_BYTES (20 MiB) to stdout and
 # STDERR_BYTES (2 MiB) to stderr, then plays exactly like s01 (the first
 # legal move in a fixed order).
-# Expected: plays legally, like s01 (loses to every other correct agent).
-# With duel's referee as of this writing it crashes instead on the 13th move
-# of a match ("OSError: [Errno 27] File too large"): the referee appends
-# stdout to stdout.log for the whole match and limits every file an agent
-# writes to 256 MiB -- see README.md.
+# Expected: loses every game on its first move, reason output-limit (more
+# than 4 MiB of output in one move), with its opponent unharmed and its logs
+# bounded -- see README.md.
 #
 # Run: python3 homework.py   (in a folder holding input.txt; writes output.txt)
 import sys

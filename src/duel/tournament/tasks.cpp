@@ -1,0 +1,238 @@
+#include "duel/tournament/tasks.hpp"
+
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "duel/agents/exec_agent.hpp"
+#include "duel/core/clock.hpp"
+#include "duel/play/game_record.hpp"
+#include "duel/play/record_io.hpp"
+#include "duel/referee/referee.hpp"
+#include "duel/registry/agents.hpp"
+#include "duel/registry/games.hpp"
+
+namespace duel::tournament {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace protocol = games::checkers::protocol;
+
+[[nodiscard]] fs::path under(const TaskEnv& env, const std::string& path) {
+  if (path.empty()) return {};
+  const fs::path p(path);
+  return p.is_absolute() ? p : env.out / p;
+}
+
+[[nodiscard]] referee::Charge charge_of(const json& task) {
+  return task.value("cpu", "user") == "user" ? referee::Charge::User : referee::Charge::UserSystem;
+}
+
+[[nodiscard]] protocol::Reading reading_of(const json& task) {
+  return task.value("lenient", false) ? protocol::Reading::Lenient : protocol::Reading::Strict;
+}
+
+// Step 1 of a single move: a fresh copy of the prepared submission.
+[[nodiscard]] std::string fresh_copy(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::remove_all(to, ec);
+  fs::create_directories(to.parent_path(), ec);
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_symlinks, ec);
+  return ec ? fmt::format("cannot copy {}: {}", from.string(), ec.message()) : "";
+}
+
+json single_task(const json& task, const TaskEnv& env) {
+  json j = {{"key", task["key"]},   {"kind", "single"},
+            {"student", task["student"]}, {"position", task["position"]},
+            {"point", 0}};
+  const fs::path dir = under(env, task["dir"].get<std::string>());
+  const fs::path source = under(env, task.value("source", ""));
+  if (std::string e = fresh_copy(source, dir); !e.empty()) {
+    j["reason"] = "crash";
+    j["detail"] = e;
+    return j;
+  }
+  const auto state = games::checkers::State::parse(task["fen"].get<std::string>());
+  if (!state) {
+    j["reason"] = "bad position";
+    j["detail"] = state.error();
+    return j;
+  }
+  const double seconds = task["seconds"].get<double>();
+  referee::TurnSetup setup;
+  setup.command = referee::resolve_command(task["program"].get<std::string>(), source);
+  setup.dir = dir;
+  setup.time_left = seconds;
+  setup.mode = protocol::Mode::Single;
+  setup.wall_factor = task.value("wall_factor", 2.0);
+  setup.charge = charge_of(task);
+  setup.reading = reading_of(task);
+  setup.cancel = env.cancel;
+  setup.disk_limit = task.value("disk_limit", setup.disk_limit);
+  setup.log_header = fmt::format("--- single move {}, {:.3f} s ---",
+                                 task["position"].get<int>() + 1, seconds);
+  const referee::TurnResult t = referee::play_turn(setup, *state);
+  if (!t.move && t.loss == referee::Reason::Cancelled) return nullptr;
+  j["cpu"] = t.cpu;
+  j["user"] = t.run.cpu.user;
+  j["system"] = t.run.cpu.system;
+  if (t.move) {
+    j["point"] = 1;
+    j["move"] = state->move_text(*t.move);
+  } else {
+    j["reason"] = referee::reason_text(t.loss);
+    j["detail"] = t.detail;
+  }
+  return j;
+}
+
+// A side of a game: a Duel agent from its spec, or a seed 003 program
+// (checkers only) in its own folder under the game's.
+template <games::PlayableGame S>
+Result<std::unique_ptr<agents::Agent<S>>> make_side(const json& side, std::uint64_t seed,
+                                                    const json& task, const fs::path& home,
+                                                    const TaskEnv& env) {
+  if (side.contains("agent")) {
+    return registry::make_agent<S>(side["agent"].get<std::string>(), registry::AgentContext{seed});
+  }
+  if constexpr (std::same_as<S, games::checkers::State>) {
+    agents::ExecSettings settings;
+    settings.command = side["program"].get<std::string>();
+    settings.name = side["name"].get<std::string>();
+    settings.seconds = task.value("seconds", 300.0);
+    settings.source = under(env, side.value("source", ""));
+    settings.home = home;
+    settings.charge = charge_of(task);
+    settings.reading = reading_of(task);
+    settings.cancel = env.cancel;
+    settings.disk_limit = task.value("disk_limit", settings.disk_limit);
+    std::error_code ec;
+    fs::remove_all(home, ec);
+    auto checked = agents::ExecAgent::parse(std::move(settings));
+    if (!checked) return fail(checked.error());
+    return std::unique_ptr<agents::Agent<S>>(
+        std::make_unique<agents::ExecAgent>(std::move(*checked)));
+  } else {
+    return fail(fmt::format("{} has no agent programs; give a Duel agent", S::kName));
+  }
+}
+
+template <games::PlayableGame S>
+json game_task(S start, const json& task, const TaskEnv& env) {
+  const std::string key = task["key"];
+  // Step 0. The opening's moves, played from the task's start.
+  for (const auto& text : task.value("opening", json::array())) {
+    auto move = start.parse_move(text.get<std::string>());
+    if (!move) return {{"key", key}, {"kind", "error"}, {"detail", "opening: " + move.error()}};
+    start = start.result(*move);
+  }
+  const fs::path dir = under(env, task["dir"].get<std::string>());
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::array<std::string, 2> names = {task["sides"][0]["name"], task["sides"][1]["name"]};
+  json entry = {{"key", key},
+                {"kind", "game"},
+                {"players", names},
+                {"sides", {S::kSideNames[0], S::kSideNames[1]}},
+                {"start", task.value("start", "")},
+                {"opening", task.value("opening", json::array())}};
+  // Step 1. Both sides; one that cannot be made loses before a move.
+  std::array<std::unique_ptr<agents::Agent<S>>, 2> players;
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::string side_name(S::kSideNames[i]);
+    for (char& c : side_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto made = make_side<S>(task["sides"][i], task["seeds"][i].get<std::uint64_t>(), task,
+                             dir / side_name, env);
+    if (!made) {
+      entry["winner"] = names[1 - i];
+      entry["payoff"] = i == 0 ? -1 : 1;
+      entry["ending"] = "abandoned";
+      entry["reason"] = fmt::format("{} ({}) could not start: {}", S::kSideNames[i], names[i],
+                                    made.error());
+      entry["plies"] = 0;
+      entry["moves"] = json::array();
+      return entry;
+    }
+    players[i] = std::move(*made);
+  }
+  // Step 2. The game, refereed by the one game loop (play/match.hpp); in
+  // checkers a draw between two game clocks goes to more time left (seed 003).
+  play::MatchOptions match;
+  match.timeout = task.value("timeout", 0.0);
+  match.max_turns = task.value("max_turns", 0);
+  match.tie_to_more_time = std::string_view(S::kName) == "checkers";
+  match.stop = env.cancel;
+  auto rec = play::play_match<S>(start, {players[0].get(), players[1].get()}, match);
+  if (env.cancel != nullptr && env.cancel->load()) return nullptr;
+  rec.agents = names;
+  const std::array<std::optional<double>, 2> clocks = {players[0]->time_left(),
+                                                       players[1]->time_left()};
+  players = {};  // programs are gone before the record is written
+
+  // Step 3. The record in the game's own format (PGN, PDN) or as JSON.
+  fs::path file = dir / "game.json";
+  if constexpr (S::kRecordFormat != games::RecordFormat::none) {
+    file = dir / fmt::format("game.{}", play::format_name(S::kRecordFormat));
+    play::RecordTags tags = {{"Event", "duel tournament"}, {"Round", key}};
+    for (auto& side : play::side_tags<S>(names)) tags.push_back(std::move(side));
+    tags.emplace_back("Termination", play::termination(rec));
+    std::ofstream(file) << play::game_record(rec, start, tags);
+  } else {
+    std::ofstream(file) << play::to_json(rec).dump() << '\n';
+  }
+  json moves = json::array();
+  for (const auto& m : rec.moves) moves.push_back(m.text);
+  entry["winner"] = rec.payoff > 0 ? json(names[0]) : rec.payoff < 0 ? json(names[1]) : json();
+  entry["payoff"] = rec.payoff;
+  entry["ending"] = play::ending_name(rec.ending);
+  entry["reason"] = rec.reason;
+  entry["plies"] = rec.moves.size();
+  entry["seconds"] = rec.seconds;
+  if (clocks[0] && clocks[1]) entry["time_left"] = {*clocks[0], *clocks[1]};
+  entry["moves"] = moves;
+  entry["record"] = fs::relative(file, env.out, ec).string();
+  return entry;
+}
+
+}  // namespace
+
+json run_task(const json& task, const TaskEnv& env) {
+  // Step 1. The task by its kind.
+  const std::string kind = task.value("kind", "");
+  json entry;
+  if (kind == "single") {
+    entry = single_task(task, env);
+  } else if (kind == "bye") {
+    entry = {{"key", task["key"]},
+             {"kind", "bye"},
+             {"player", task["player"]},
+             {"points", task["points"]}};
+  } else if (auto game = registry::make_game(task.value("game", ""), task.value("start", ""));
+             !game) {
+    entry = {{"key", task["key"]}, {"kind", "error"}, {"detail", game.error()}};
+  } else {
+    entry = std::visit([&](const auto& start) { return game_task(start, task, env); }, *game);
+  }
+  // Step 2. Where it stands in the tournament, as the plan said.
+  if (entry.is_null()) return entry;
+  for (const char* field : {"stage", "round", "pairing"}) {
+    if (task.contains(field)) entry[field] = task[field];
+  }
+  return entry;
+}
+
+std::array<double, 2> game_scores(const json& entry) {
+  const int payoff = entry.value("payoff", 0);
+  if (payoff > 0) return {1.0, 0.0};
+  if (payoff < 0) return {0.0, 1.0};
+  return {0.5, 0.5};
+}
+
+}  // namespace duel::tournament

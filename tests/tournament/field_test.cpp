@@ -87,6 +87,46 @@ TEST(FieldTournament, PlaysTheArenasGames) {
   EXPECT_EQ(from_tournament, from_arena);
 }
 
+// One game loop and one scoring: two programs refereed by `duel referee`,
+// played by `duel arena` as exec agents and by `duel tournament` give the
+// same games, move for move, with the same winners.
+TEST(FieldTournament, RefereeArenaAndTournamentPlayTheSameGames) {
+  Scratch s;
+  const std::string a = "duel:minimax:depth=2";
+  const std::string b = "duel:alphabeta:depth=3";
+  const CliRun ref = duel("referee checkers --agent " + a + " --agent " + b + " --games 2 --json");
+  ASSERT_EQ(ref.status, 0) << ref.err;
+  const std::string exec_a = " --agent exec:cmd=" + a + ",time=300";
+  const std::string exec_b = " --agent exec:cmd=" + b + ",time=300";
+  const CliRun arena = duel("arena checkers" + exec_a + exec_b + " --games 2 --records " +
+                            (s.dir / "a.jsonl").string());
+  ASSERT_EQ(arena.status, 0) << arena.err;
+  const CliRun t = duel("tournament checkers" + exec_a + exec_b + " --out " +
+                        (s.dir / "t").string() + " --quiet");
+  ASSERT_EQ(t.status, 0) << t.err;
+  // Game g: agent g % 2 is Black (Player 1) in all three.
+  const auto refereed = json::parse(ref.out)["games"];
+  const auto arena_games = lines(s.dir / "a.jsonl");
+  auto journal = lines(s.dir / "t/journal.jsonl");
+  journal.erase(journal.begin());
+  std::ranges::sort(journal, {}, [](const json& g) { return g["key"].get<std::string>(); });
+  ASSERT_EQ(refereed.size(), 2U);
+  ASSERT_EQ(arena_games.size(), 2U);
+  ASSERT_EQ(journal.size(), 2U);
+  for (std::size_t g = 0; g < 2; ++g) {
+    std::vector<std::string> from_arena;
+    for (const auto& m : arena_games[g]["moves"]) from_arena.push_back(m["move"]);
+    EXPECT_EQ(refereed[g]["moves"].get<std::vector<std::string>>(), from_arena) << g;
+    EXPECT_EQ(journal[g]["moves"].get<std::vector<std::string>>(), from_arena) << g;
+    // The referee names agents by index; the others by payoff (Player 1's view).
+    const int ref_winner = refereed[g]["winner"].is_null() ? -1 : refereed[g]["winner"].get<int>();
+    const int black = refereed[g]["black"];
+    const int payoff = ref_winner < 0 ? 0 : ref_winner == black ? 1 : -1;
+    EXPECT_EQ(arena_games[g]["payoff"], payoff) << g;
+    EXPECT_EQ(journal[g]["payoff"], payoff) << g;
+  }
+}
+
 // Swiss (an odd field: a bye a round): no one meets anyone twice while
 // someone new is left, no one gets two byes, points include the byes, and
 // the standings are points then Buchholz.
@@ -134,9 +174,10 @@ TEST(FieldTournament, SwissPairsScoresAndByes) {
 // the gauntlet's games all involve its first agent.
 TEST(FieldTournament, KnockoutAndGauntlet) {
   Scratch s;
-  const CliRun k = duel("tournament gardner --agent engine:depth=3 --agent first "
-                        "--agent random --agent first --format competition --out " +
-                        (s.dir / "k").string() + " --quiet");
+  const CliRun k = duel(
+      "tournament gardner --agent engine:depth=3 --agent first "
+      "--agent random --agent first --format competition --out " +
+      (s.dir / "k").string() + " --quiet");
   ASSERT_EQ(k.status, 0) << k.err;
   const auto doc = json::parse(slurp(s.dir / "k/results.json"));
   EXPECT_EQ(doc["standings"][0]["name"], "engine:depth=3") << doc["standings"].dump();
@@ -156,8 +197,9 @@ TEST(FieldTournament, KnockoutAndGauntlet) {
 // resumes and writes the table an uninterrupted run writes, byte for byte.
 TEST(FieldTournament, KilledAndResumedEndsWithTheSameTable) {
   Scratch s;
-  const std::string args = "tournament gardner --agent alphabeta:depth=2 --agent engine:depth=2 "
-                           "--agent random --games 6 --openings 2 --seed 9 --quiet --out ";
+  const std::string args =
+      "tournament gardner --agent alphabeta:depth=2 --agent engine:depth=2 "
+      "--agent random --games 6 --openings 2 --seed 9 --quiet --out ";
   ASSERT_EQ(duel(args + (s.dir / "whole").string()).status, 0);
   const std::string out = (s.dir / "cut").string();
   const CliRun killed = duel(args + out + " & pid=$!; while [ \"$(cat " + out +
@@ -182,7 +224,8 @@ TEST(FieldTournament, BadCommandLines) {
   bad("kcell --out /tmp/duel-x", "no entrants");
   bad("kcell --agent bogus --agent first --out /tmp/duel-x", "unknown agent 'bogus'");
   bad("kcell --agent human --agent first --out /tmp/duel-x", "programs only");
-  bad("kcell --agent first --agent random --format grading --out /tmp/duel-x", "grading is a course's");
+  bad("kcell --agent first --agent random --format grading --out /tmp/duel-x",
+      "grading is a course's");
   bad("nqueens:n=99 --agent first --out /tmp/duel-x", "course 'nqueens:n=99'");
   bad("kcell --agent first --agent random --openings 99 --out /tmp/duel-x", "--openings");
   bad("kcell --agent first --agent random --time 1,x --out /tmp/duel-x", "--time: 'x'");

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -61,8 +63,8 @@ struct Class {
 // Seed 003's grading, short: 3 of the committed positions at 2 s, one game
 // against the reference at 10 s a side.
 TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
-  Class c({"s01-first-py", "s03-minimax-cpp", "f01-crash-py", "f03-illegal-py", "f04-format-py",
-           "f08-noout-py"});
+  Class c({"s01-first-py", "s03-minimax-cpp", "s05-java", "f01-crash-py", "f03-illegal-py",
+           "f04-format-py", "f08-noout-py"});
   fs::create_directories(c.dir / "class" / "x-empty");
   fs::create_directories(c.dir / "class" / "x-two");
   std::ofstream(c.dir / "class" / "x-two" / "homework.py") << "print(1)\n";
@@ -78,11 +80,13 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
                         " --reference-games 1 --time 10 --concurrency 2 --quiet");
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
-  EXPECT_EQ(doc["students"].size(), 9U);
+  EXPECT_EQ(doc["students"].size(), 10U);
   // Correct agents: every single move is a point (seed 003: "each worth one point").
   EXPECT_EQ(student(doc, "s01-first-py")["single_points"], 3);
   EXPECT_EQ(student(doc, "s03-minimax-cpp")["single_points"], 3);
   EXPECT_EQ(student(doc, "s03-minimax-cpp")["language"], "c++");
+  EXPECT_EQ(student(doc, "s05-java")["single_points"], 3);  // compiled with javac
+  EXPECT_EQ(student(doc, "s05-java")["language"], "java");
   // Faults: no point, and the reason in the seed's terms.
   const auto reasons = [&](const std::string& name) {
     std::string all;
@@ -113,14 +117,14 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
     EXPECT_TRUE(fs::exists(c.out() / g["record"].get<std::string>())) << g.dump();
   }
   const std::string csv = slurp(c.out() / "results.csv");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11) << csv;
 
   // Resumed: the same command runs nothing and writes the same table.
   const std::string before = slurp(c.out() / "results.json");
   const CliRun again = duel(c.args() + " --positions " + (c.dir / "positions.txt").string() +
                             " --reference-games 1 --time 10 --quiet");
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("0 tasks run, 24 from the journal"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("0 tasks run, 28 from the journal"), std::string::npos) << again.out;
   EXPECT_EQ(slurp(c.out() / "results.json"), before);
   // Other options with the same folder are refused, not mixed in.
   const CliRun other = duel(c.args() + " --reference-games 2 --quiet");
@@ -143,6 +147,92 @@ TEST(ClassTournament, AJournalCutShortResumes) {
   const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
   EXPECT_EQ(student(doc, "s01-first-py")["games"].size(), 2U);
   EXPECT_EQ(doc["standings"][0]["name"], "s02-greedy-py") << doc["standings"].dump();
+}
+
+// Every fault of the fixture class, graded on one position and one game
+// at short clocks: each loses its point and its game with its own reason,
+// the correct agent beside them still scores, and nothing of the fork bomb
+// is left running (tests/data/class561/README.md's table).
+TEST(ClassTournament, EveryFaultLosesWithItsReasonAndHarmsNoOne) {
+  Class c({"s01-first-py", "f01-crash-py", "f02-hang-py", "f03-illegal-py", "f04-format-py",
+           "f05-slow-cpp", "f06-noisy-py", "f07-forkbomb-py", "f08-noout-py", "f09-disk-py"});
+  std::ofstream(c.dir / "positions.txt")
+      << "1 B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12 # start\n";
+  const CliRun r = duel(c.args() + " --positions " + (c.dir / "positions.txt").string() +
+                        " --reference-games 1 --time 2 --wall-factor 1.5 --disk-limit 16 "
+                        "--concurrency 2 --quiet");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
+  EXPECT_EQ(student(doc, "s01-first-py")["single_points"], 1);
+  for (const auto& [name, reason] :
+       std::vector<std::pair<std::string, std::string>>{{"f01-crash-py", "crash"},
+                                                        {"f02-hang-py", "killed"},
+                                                        {"f03-illegal-py", "illegal-move"},
+                                                        {"f04-format-py", "bad-output"},
+                                                        {"f05-slow-cpp", "time"},
+                                                        {"f06-noisy-py", "output-limit"},
+                                                        {"f07-forkbomb-py", "time"},
+                                                        {"f08-noout-py", "no-output"},
+                                                        {"f09-disk-py", "disk-limit"}}) {
+    const auto& st = student(doc, name);
+    EXPECT_EQ(st["points"], 0) << name;
+    ASSERT_EQ(st["lost"].size(), 2U) << name << st["lost"].dump();
+    for (const auto& l : st["lost"]) {
+      const std::string said = l["reason"].get<std::string>() + l.value("detail", "");
+      const bool ok = said.find(reason) != std::string::npos ||
+                      (name == "f07-forkbomb-py" && said.find("killed") != std::string::npos);
+      EXPECT_TRUE(ok) << name << ": " << l.dump();
+    }
+  }
+  // The fork bomb's processes are all gone.
+  int left = 0;
+  for (const auto& p : fs::directory_iterator("/proc")) {
+    const std::string cmdline = slurp(p.path() / "cmdline");
+    if (cmdline.find("f07-forkbomb-py") != std::string::npos) ++left;
+  }
+  EXPECT_EQ(left, 0);
+  // The flood and the disk filler left bounded folders behind.
+  std::uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(c.out() / "games")) {
+    if (e.is_regular_file()) bytes += e.file_size();
+  }
+  EXPECT_LT(bytes, std::uintmax_t{200} << 20);
+}
+
+// The README's round-robin table, short: the correct agents in C++ and
+// Python (s01, s03, s04; 6 games at 20 s) play exactly the games it lists.
+TEST(ClassTournament, PlaysTheFixturesTable) {
+  Class c({"s01-first-py", "s03-minimax-cpp", "s04-alphabeta-cpp11"});
+  const CliRun r = duel(c.args() + " --format round-robin --time 20 --concurrency 2 --quiet");
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  // tests/data/class561/README.md, "Round robin of the correct agents":
+  // row agent's result as Black, then as White; nm = no legal move, rep =
+  // threefold repetition (won on time left).
+  const std::map<std::string, std::string> expected = {
+      {"round-robin/s01-first-py/s03-minimax-cpp/0", "s03-minimax-cpp repetition"},
+      {"round-robin/s01-first-py/s03-minimax-cpp/1", "s03-minimax-cpp no move"},
+      {"round-robin/s01-first-py/s04-alphabeta-cpp11/0", "s04-alphabeta-cpp11 no move"},
+      {"round-robin/s01-first-py/s04-alphabeta-cpp11/1", "s04-alphabeta-cpp11 no move"},
+      {"round-robin/s03-minimax-cpp/s04-alphabeta-cpp11/0", "s04-alphabeta-cpp11 no move"},
+      {"round-robin/s03-minimax-cpp/s04-alphabeta-cpp11/1", "s04-alphabeta-cpp11 no move"}};
+  std::istringstream journal(slurp(c.out() / "journal.jsonl"));
+  std::string line;
+  std::getline(journal, line);
+  int games = 0;
+  while (std::getline(journal, line)) {
+    const auto g = nlohmann::json::parse(line);
+    const auto want = expected.at(g["key"].get<std::string>());
+    const std::string reason = g["reason"];
+    EXPECT_EQ(g["winner"], want.substr(0, want.find(' '))) << line;
+    const std::string cause = want.substr(want.find(' ') + 1);
+    EXPECT_NE(reason.find(cause == "repetition" ? "third time" : "has no move"), std::string::npos)
+        << line;
+    ++games;
+  }
+  EXPECT_EQ(games, 6);
+  const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
+  EXPECT_EQ(doc["standings"][0]["name"], "s04-alphabeta-cpp11");
+  EXPECT_EQ(doc["standings"][2]["name"], "s01-first-py");
 }
 
 TEST(ClassTournament, BadCommandLines) {

@@ -112,6 +112,7 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   setup.cancel = m_settings.cancel;
   setup.reading = m_settings.reading;
   setup.disk_limit = m_settings.disk_limit;
+  setup.wall_factor = m_settings.wall_factor;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

@@ -39,6 +39,7 @@ struct ExecSettings {
   referee::Charge charge = referee::Charge::User;
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   std::uint64_t disk_limit = referee::TurnSetup{}.disk_limit;  // what its folder may hold
+  double wall_factor = referee::TurnSetup{}.wall_factor;  // a move's wall limit: this x time left
 };
 
 class ExecAgent final : public Agent<games::checkers::State> {

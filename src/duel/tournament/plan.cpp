@@ -62,6 +62,7 @@ using json = nlohmann::json;
           {"cpu", cpu_name(o)},
           {"lenient", lenient(o)},
           {"disk_limit", o.disk_mb << 20},
+          {"wall_factor", o.wall_factor},
           {"dir", "games/" + task_folder(key)}};
 }
 

@@ -113,6 +113,7 @@ Result<std::unique_ptr<agents::Agent<S>>> make_side(const json& side, std::uint6
     settings.reading = reading_of(task);
     settings.cancel = env.cancel;
     settings.disk_limit = task.value("disk_limit", settings.disk_limit);
+    settings.wall_factor = task.value("wall_factor", settings.wall_factor);
     std::error_code ec;
     fs::remove_all(home, ec);
     auto checked = agents::ExecAgent::parse(std::move(settings));

@@ -49,8 +49,10 @@ namespace protocol = games::checkers::protocol;
 }
 
 json single_task(const json& task, const TaskEnv& env) {
-  json j = {{"key", task["key"]},   {"kind", "single"},
-            {"student", task["student"]}, {"position", task["position"]},
+  json j = {{"key", task["key"]},
+            {"kind", "single"},
+            {"student", task["student"]},
+            {"position", task["position"]},
             {"point", 0}};
   const fs::path dir = under(env, task["dir"].get<std::string>());
   const fs::path source = under(env, task.value("source", ""));
@@ -76,8 +78,8 @@ json single_task(const json& task, const TaskEnv& env) {
   setup.reading = reading_of(task);
   setup.cancel = env.cancel;
   setup.disk_limit = task.value("disk_limit", setup.disk_limit);
-  setup.log_header = fmt::format("--- single move {}, {:.3f} s ---",
-                                 task["position"].get<int>() + 1, seconds);
+  setup.log_header =
+      fmt::format("--- single move {}, {:.3f} s ---", task["position"].get<int>() + 1, seconds);
   const referee::TurnResult t = referee::play_turn(setup, *state);
   if (!t.move && t.loss == referee::Reason::Cancelled) return nullptr;
   j["cpu"] = t.cpu;
@@ -155,8 +157,8 @@ json game_task(S start, const json& task, const TaskEnv& env) {
       entry["winner"] = names[1 - i];
       entry["payoff"] = i == 0 ? -1 : 1;
       entry["ending"] = "abandoned";
-      entry["reason"] = fmt::format("{} ({}) could not start: {}", S::kSideNames[i], names[i],
-                                    made.error());
+      entry["reason"] =
+          fmt::format("{} ({}) could not start: {}", S::kSideNames[i], names[i], made.error());
       entry["plies"] = 0;
       entry["moves"] = json::array();
       return entry;

@@ -18,7 +18,8 @@ namespace duel::arena {
 // Runs `job(i)` for i = 0, 1, ... on up to `concurrency` threads (the
 // calling thread alone when 1). A job returning false, or `stop` set, ends
 // the run: no new job starts, and the jobs already running finish.
-inline void run_pool(std::size_t count, int concurrency, const std::function<bool(std::size_t)>& job,
+inline void run_pool(std::size_t count, int concurrency,
+                     const std::function<bool(std::size_t)>& job,
                      const std::atomic<bool>* stop = nullptr) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> ended{false};

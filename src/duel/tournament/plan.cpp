@@ -81,11 +81,11 @@ using json = nlohmann::json;
     const auto& first = e[static_cast<std::size_t>(slot.players[0])];
     const auto& second = e[static_cast<std::size_t>(slot.players[1])];
     const bool a_first = slot.game % 2 == 0;
-    const std::string key = round == 0
-                                ? fmt::format("{}/{}/{}/{}", stage, a.name, b.name, slot.game)
-                                : fmt::format("{}/{}/{}/{}/{}", stage, round, a.name, b.name,
-                                              slot.game);
-    out.push_back(game(f, stage, round, key, {side_of(f.options, first), side_of(f.options, second)},
+    const std::string key =
+        round == 0 ? fmt::format("{}/{}/{}/{}", stage, a.name, b.name, slot.game)
+                   : fmt::format("{}/{}/{}/{}/{}", stage, round, a.name, b.name, slot.game);
+    out.push_back(game(f, stage, round, key,
+                       {side_of(f.options, first), side_of(f.options, second)},
                        {a_first ? slot.seed_a : slot.seed_b, a_first ? slot.seed_b : slot.seed_a},
                        slot.game, f.opening(slot.game / 2), {a.name, b.name}));
   }
@@ -280,7 +280,8 @@ std::vector<json> swiss_round(const Field& f, const Entries& journal, int round)
     met.insert({std::min(a->second, b->second), std::max(a->second, b->second)});
   }
   std::vector<std::size_t> order = alive;
-  std::ranges::stable_sort(order, [&](std::size_t x, std::size_t y) { return points[x] > points[y]; });
+  std::ranges::stable_sort(order,
+                           [&](std::size_t x, std::size_t y) { return points[x] > points[y]; });
   // The bye: the lowest-placed without one whose leaving lets the rest be
   // paired without a rematch, if anyone's does.
   std::vector<json> out;
@@ -368,9 +369,10 @@ std::vector<json> plan_round(const Field& f, const Entries& journal, int round) 
       if (round != 1) return {};
       const auto alive = playing(f);
       std::vector<arena::Pairing> pairs;
-      for (const auto& p : arena::pairings(static_cast<int>(alive.size()),
-                                           o.format == Format::Gauntlet ? arena::Format::Gauntlet
-                                                                        : arena::Format::RoundRobin)) {
+      for (const auto& p :
+           arena::pairings(static_cast<int>(alive.size()), o.format == Format::Gauntlet
+                                                               ? arena::Format::Gauntlet
+                                                               : arena::Format::RoundRobin)) {
         pairs.push_back({static_cast<int>(alive[static_cast<std::size_t>(p.a)]),
                          static_cast<int>(alive[static_cast<std::size_t>(p.b)])});
       }

@@ -28,7 +28,7 @@ struct Opening {
 
 struct Field {
   const Options& options;
-  const std::vector<Submission>& entrants;  // prepared; those with an error never play
+  const std::vector<Submission>& entrants;   // prepared; those with an error never play
   std::function<Opening(int pair)> opening;  // the arena's openings for opening pair p
 };
 

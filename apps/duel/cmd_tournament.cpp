@@ -117,6 +117,7 @@ int run_cs3243(const TournamentArgs& a) {
   }
   if (a.quiet) args.emplace_back("--quiet");
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
   ::execv(argv[0], argv.data());

@@ -242,3 +242,19 @@ def test_bad_agents_and_options():
         duel.play("chess", "first", "first")
     with pytest.raises(TypeError):
         duel.play("gardner", 3, "first")
+
+
+def test_fit_ratings_is_the_tournaments_joint_fit():
+    """Two players, 22.5 of 30 for the first: ratings averaging 0, their difference
+    near the score's 400 log10(22.5 / 7.5) = 190.8 Elo (a little less: the prior's
+    draw each against the mean); no game, no rating; bad input is a ValueError."""
+    games = [(0, 1, 1.0)] * 20 + [(0, 1, 0.5)] * 5 + [(0, 1, 0.0)] * 5
+    (a, margin_a), (b, _), (c, margin_c) = duel.fit_ratings(3, games)
+    assert abs(a + b) < 1e-9
+    assert 150 < a - b < 190.9
+    assert margin_a > 50
+    assert c is None and margin_c is None
+    with pytest.raises(ValueError, match="out of range"):
+        duel.fit_ratings(2, [(0, 2, 1.0)])
+    with pytest.raises(ValueError, match="score"):
+        duel.fit_ratings(2, [(0, 1, 2.0)])

@@ -26,7 +26,7 @@ using json = nlohmann::json;
 
 // The journal's first line: every option that changes what is played or
 // how it is scored, so a resumed run is the same tournament.
-[[nodiscard]] json header_of(const Options& o) {
+[[nodiscard]] json header_of(const Options& o, const std::vector<Submission>& entrants) {
   json h = {{"course", o.course == Course::Csci561 ? "csci561" : "game"},
             {"game", o.game},
             {"format", format_name(o.format)},
@@ -51,6 +51,13 @@ using json = nlohmann::json;
     h["max_turns"] = o.max_turns;
   }
   if (o.format == Format::Swiss) h["rounds"] = o.rounds;
+  // A competition's rounds are planned from its entrants: one more would
+  // change every pairing, so a changed class is another tournament.
+  if (o.format == Format::Swiss || o.format == Format::Knockout) {
+    json names = json::array();
+    for (const auto& e : entrants) names.push_back(e.name);
+    h["entrants"] = names;
+  }
   return h;
 }
 
@@ -175,7 +182,7 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
   std::error_code ec;
   fs::create_directories(o.out, ec);
   if (ec) return fail(fmt::format("tournament: cannot make {}: {}", o.out.string(), ec.message()));
-  auto journal = Journal::open(o.out / "journal.jsonl", header_of(o));
+  auto journal = Journal::open(o.out / "journal.jsonl", header_of(o, *entrants));
   if (!journal) return fail(journal.error());
 
   // Step 2. Every submission prepared once: copied, compiled, calibrated.

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The tournament benchmark of docs/BENCHMARKS.md: a 16-agent competition
+# (seed 003's knockout, 2 games a pairing) at short clocks, played with
+# --concurrency 1 and then --concurrency 2 in the same run; prints games,
+# wall time, games per minute and the speed-up.
+# Usage: bench-tournament.sh [SECONDS_A_GAME] (default 10) [BUILD_DIR] (default build)
+# The entrants: the fixture class's six correct programs (Python, C++, Java;
+# tests/data/class561) and ten seed 003 programs that are this binary's own
+# agents (`duel:SPEC`), all charged their CPU time as students are.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+build="${2:-build}"
+duel="$build/bin/duel"
+[ -x "$duel" ] || { echo "bench-tournament: $duel is missing: build first" >&2; exit 2; }
+work="$(mktemp -d /tmp/duel-bench-tournament-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/class"
+cp -r tests/data/class561/s0* "$work/class/"
+agents=()
+for spec in first random:seed=1 random:seed=2 minimax:depth=1 minimax:depth=2 minimax:depth=3 \
+  alphabeta:depth=2 alphabeta:depth=4 engine:depth=4 engine:depth=6; do
+  agents+=(--agent "exec:cmd=duel:$spec,time=$seconds")
+done
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "16 agents, knockout, 2 games a pairing, $seconds s a side a game"
+declare -A games wall
+for c in 1 2; do
+  start=$(date +%s.%N)
+  "$duel" tournament checkers "$work/class" "${agents[@]}" --format competition --games 2 \
+    --time "$seconds" --seed 1 --concurrency "$c" --quiet --out "$work/c$c" >"$work/c$c.txt"
+  end=$(date +%s.%N)
+  wall[$c]=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+  games[$c]=$(grep -c '"kind":"game"' "$work/c$c/journal.jsonl")
+  awk -v c="$c" -v g="${games[$c]}" -v w="${wall[$c]}" -v top="$(sed -n 2p "$work/c$c.txt")" \
+    'BEGIN { printf "concurrency %s: %d games in %.1f s, %.1f games a minute; first: %s\n", c, g, w, g * 60 / w, top }'
+done
+awk -v g1="${games[1]}" -v w1="${wall[1]}" -v g2="${games[2]}" -v w2="${wall[2]}" \
+  'BEGIN { printf "speed-up (games a minute, 2 over 1): %.2f\n", (g2 / w2) / (g1 / w1) }'

@@ -24,6 +24,7 @@
 #include "duel/games/checkers/pdn.hpp"
 #include "duel/referee/process.hpp"
 #include "duel/referee/referee.hpp"
+#include "duel/referee/spawn.hpp"
 
 namespace {
 
@@ -370,6 +371,71 @@ TEST(Referee, RunAgentReapsWhatItKillsAndChargesChildren) {
   const auto missing = duel::referee::run_agent(spec);
   EXPECT_EQ(missing.stop, duel::referee::Stop::SpawnFailed);
   EXPECT_NE(missing.describe().find("missing"), std::string::npos) << missing.describe();
+}
+
+// A command of plain words runs without a shell; anything a shell would
+// read otherwise goes through /bin/sh -c, as before.
+TEST(Referee, CommandsOfPlainWordsRunWithoutAShell) {
+  using duel::referee::detail::direct_words;
+  EXPECT_EQ(direct_words("python3 homework.py"),
+            (std::vector<std::string>{"python3", "homework.py"}));
+  EXPECT_EQ(direct_words("'/opt/my duel/duel' homework --agent 'engine:time=1,hash=16'"),
+            (std::vector<std::string>{"/opt/my duel/duel", "homework", "--agent",
+                                      "engine:time=1,hash=16"}));
+  for (const char* shell : {"ulimit -v 100000; ./homework", "kill -SEGV $$", "sleep 9 &", "a > b",
+                            "FOO=1 ./homework", "echo \"x\"", "'open", "'a'b"}) {
+    EXPECT_TRUE(direct_words(shell).empty()) << shell;
+  }
+  Scratch s;
+  duel::referee::RunSpec spec;
+  spec.dir = s.dir();
+  spec.out_log = s.dir() / "out.log";
+  spec.command = "sh -c 'echo $PPID'";  // run directly: its parent is this process
+  EXPECT_TRUE(duel::referee::run_agent(spec).clean_exit());
+  EXPECT_EQ(slurp(s.dir() / "out.log"), std::to_string(::getpid()) + "\n");
+  spec.command = "no-such-program-anywhere";  // not found: the shell says so
+  const auto missing = duel::referee::run_agent(spec);
+  EXPECT_EQ(missing.exit_code, 127) << missing.describe();
+}
+
+// Output goes through pipes: what a program says is logged whole up to
+// the limit; a flood past it is stopped (output-limit) with bounded logs;
+// a child still holding the pipe when the program ends neither hangs the
+// run nor outlives it; a folder past the disk limit is stopped too.
+TEST(Referee, OutputAndFolderLimits) {
+  Scratch s;
+  duel::referee::RunSpec spec;
+  spec.dir = s.dir();
+  spec.out_log = s.dir() / "out.log";
+  spec.err_log = s.dir() / "err.log";
+  spec.wall_limit = 20.0;
+  spec.output_limit = std::uint64_t{1} << 20;
+  spec.log_limit = spec.output_limit;
+  spec.command = "echo hello; echo oops >&2";
+  const auto said = duel::referee::run_agent(spec);
+  EXPECT_TRUE(said.clean_exit()) << said.describe();
+  EXPECT_EQ(slurp(s.dir() / "out.log"), "hello\n");
+  EXPECT_EQ(slurp(s.dir() / "err.log"), "oops\n");
+
+  spec.command = "head -c 8000000 /dev/zero; echo done > finished";
+  const auto flood = duel::referee::run_agent(spec);
+  EXPECT_EQ(flood.stop, duel::referee::Stop::OutputLimit) << flood.describe();
+  EXPECT_FALSE(fs::exists(s.dir() / "finished"));
+  EXPECT_LE(fs::file_size(s.dir() / "out.log"), std::uintmax_t{1} << 21);
+
+  spec.command = "sleep 30 & echo started";
+  duel::WallClock clock;
+  const auto holder = duel::referee::run_agent(spec);
+  EXPECT_TRUE(holder.clean_exit()) << holder.describe();
+  EXPECT_EQ(holder.leftovers, 1);
+  EXPECT_LT(clock.seconds(), 5.0);
+
+  spec.output_limit = 0;
+  spec.disk_limit = std::uint64_t{4} << 20;
+  spec.command = "head -c 16000000 /dev/zero > big";
+  const auto disk = duel::referee::run_agent(spec);
+  EXPECT_EQ(disk.stop, duel::referee::Stop::DiskLimit) << disk.describe();
+  EXPECT_GT(disk.disk_bytes, spec.disk_limit);
 }
 
 TEST(Referee, LegalMatchRunsToTheEndWithConsistentResults) {

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -21,14 +24,23 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "duel/core/clock.hpp"
+#include "duel/referee/spawn.hpp"
 
 namespace duel::referee {
 namespace {
+
+using detail::drain;
+using detail::folder_bytes;
+using detail::output_of;
+using detail::spawn;
+using detail::Spawned;
+using detail::Stream;
 
 constexpr double kMaxPollSeconds = 0.05;
 
@@ -146,9 +158,10 @@ class Tree {
   }
 
   // Kills (SIGKILL) and reaps every member but the root (left a zombie for
-  // reap_root), again until none is left or `seconds` have passed. Returns
-  // how many were alive at the first look.
-  int clear(double seconds) {
+  // reap_root), again until none is left (`done`) or `seconds` have passed.
+  // Returns how many were alive at the first look.
+  int clear(double seconds, bool& done) {
+    done = false;
     int leftovers = -1;
     WallClock clock;
     while (true) {
@@ -172,6 +185,7 @@ class Tree {
         }
       }
       if (leftovers < 0) leftovers = alive;
+      done = !busy;
       if (!busy || clock.seconds() >= seconds) break;
       sleep_seconds(0.001);
     }
@@ -268,179 +282,6 @@ class Tree {
   std::set<pid_t> m_sessions;
 };
 
-// Step 3. Starting the program.
-
-// One output stream of the program: the pipe's reading end, and the log
-// its first `limit` bytes go to.
-struct Stream {
-  int pipe = -1;
-  int log = -1;
-  std::uint64_t written = 0;
-  std::uint64_t dropped = 0;
-};
-
-struct Spawned {
-  pid_t pid = -1;
-  std::string error;
-  std::array<Stream, 2> streams;  // stdout, stderr
-};
-
-// Reads what the pipe holds now (or, `to_end`, until every writer is gone,
-// for at most a second), logging up to `limit` bytes in all and counting
-// the rest.
-void drain(Stream& s, std::uint64_t limit, bool to_end) {
-  if (s.pipe < 0) return;
-  std::array<char, 65536> buffer{};
-  const WallClock clock;
-  while (true) {
-    const ssize_t n = ::read(s.pipe, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN && to_end) {
-      pollfd p{s.pipe, POLLIN, 0};
-      // A writer we could not kill may hold it open: give up after a while.
-      if (clock.seconds() > 1.0 || ::poll(&p, 1, 100) <= 0) return;
-      continue;
-    }
-    if (n <= 0) return;
-    const auto got = static_cast<std::uint64_t>(n);
-    const std::uint64_t keep = s.written >= limit ? 0 : std::min(got, limit - s.written);
-    if (keep > 0 && s.log >= 0) (void)!::write(s.log, buffer.data(), keep);
-    s.written += keep;
-    s.dropped += got - keep;
-  }
-}
-
-[[nodiscard]] std::uint64_t output_of(const Spawned& child) {
-  std::uint64_t n = 0;
-  for (const auto& s : child.streams) n += s.written + s.dropped;
-  return n;
-}
-
-// The bytes under `dir`, or more than `limit` as soon as that is certain
-// (a folder of more than 100,000 entries counts as over it).
-[[nodiscard]] std::uint64_t folder_bytes(const std::filesystem::path& dir, std::uint64_t limit) {
-  std::uint64_t bytes = 0;
-  int entries = 0;
-  std::error_code ec;
-  for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (++entries > 100000) return limit + 1;
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0)
-      bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
-    if (bytes > limit) return bytes;
-  }
-  return bytes;
-}
-
-[[nodiscard]] Spawned spawn(const RunSpec& spec) {
-  // Everything the child needs is made before fork(): after it, only
-  // async-signal-safe calls (this may run in a threaded program).
-  const std::string dir = spec.dir.string();
-  std::string sh = "sh";
-  std::string dash_c = "-c";
-  std::string command = spec.command;
-  char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
-  Spawned made;
-  const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  // Each stream: a pipe to us when it has a log, else /dev/null.
-  std::array<int, 2> child_end = {-1, -1};
-  bool opened = in >= 0;
-  const std::array<const std::filesystem::path*, 2> logs = {&spec.out_log, &spec.err_log};
-  for (std::size_t k = 0; k < 2 && opened; ++k) {
-    if (logs[k]->empty()) {
-      child_end[k] = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-      opened = child_end[k] >= 0;
-      continue;
-    }
-    int p[2] = {-1, -1};
-    made.streams[k].log = ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    opened = made.streams[k].log >= 0 && ::pipe2(p, O_CLOEXEC) == 0;
-    if (opened) {
-      made.streams[k].pipe = p[0];
-      child_end[k] = p[1];
-      ::fcntl(p[0], F_SETFL, ::fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    }
-  }
-  int pipefd[2] = {-1, -1};
-  const auto close_child_ends = [&] {
-    for (const int fd : {in, child_end[0], child_end[1], pipefd[0], pipefd[1]}) {
-      if (fd >= 0) ::close(fd);
-    }
-  };
-  const auto close_all = [&] {
-    close_child_ends();
-    for (auto& st : made.streams) {
-      for (int* fd : {&st.pipe, &st.log}) {
-        if (*fd >= 0) ::close(*fd);
-        *fd = -1;
-      }
-    }
-  };
-  if (!opened || ::pipe2(pipefd, O_CLOEXEC) != 0) {
-    const int e = errno;
-    close_all();
-    made.error = fmt::format("cannot open the agent's files: {}", std::strerror(e));
-    return made;
-  }
-  const int out = child_end[0];
-  const int err = child_end[1];
-  rlimit core{0, 0};
-  rlimit fsize{RLIM_INFINITY, RLIM_INFINITY};
-  if (spec.file_size_limit != 0) fsize = {spec.file_size_limit, spec.file_size_limit};
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const auto die = [&](int e) {
-      (void)!::write(pipefd[1], &e, sizeof e);
-      ::_exit(127);
-    };
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < NSIG; ++sig) {
-      if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &dfl, nullptr);
-    }
-    if (::setsid() < 0) die(errno);
-    // If the referee dies, the agent's main process dies with it.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) die(errno);
-    ::setrlimit(RLIMIT_CORE, &core);
-    ::setrlimit(RLIMIT_FSIZE, &fsize);
-    if (::chdir(dir.c_str()) != 0) die(errno);
-    ::execve("/bin/sh", argv, environ);
-    die(errno);
-  }
-  const int fork_errno = errno;
-  ::close(pipefd[1]);
-  pipefd[1] = -1;
-  if (pid < 0) {
-    close_all();
-    made.error = fmt::format("fork failed: {}", std::strerror(fork_errno));
-    return made;
-  }
-  // The pipe closes on exec (nothing to read) or carries the child's errno.
-  int child_errno = 0;
-  ssize_t n = -1;
-  do {
-    n = ::read(pipefd[0], &child_errno, sizeof child_errno);
-  } while (n < 0 && errno == EINTR);
-  if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    close_all();
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    made.error = fmt::format("cannot start the agent in {}: {}", dir, std::strerror(child_errno));
-    return made;
-  }
-  close_child_ends();
-  made.pid = pid;
-  return made;
-}
-
 // Waits up to `seconds` for the root to end (woken at once by its pidfd)
 // or for output to drain.
 void wait_a_little(int pidfd, std::array<Stream, 2>& streams, std::uint64_t limit, double seconds) {
@@ -524,13 +365,30 @@ RunResult run_agent(const RunSpec& spec) {
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   Tree tree(pid, spec.adopt_strays);
 
-  // Watch until it ends or passes a limit, draining its output.
+  // Watch until it ends or passes a limit, draining its output. /proc is
+  // read once a poll interval, not on every wake-up (output wakes us too),
+  // and not before the first interval: most moves end before it, and the
+  // clear below reads it once for them.
   std::optional<Stop> ours;
   double next_disk_check = 0.0;
+  double cpu = 0.0;
+  // Often near a limit, less often far from one (a 300 s budget needs no
+  // 5 ms polls).
+  const auto interval = [&](double wall) {
+    double room = 1e9;
+    if (spec.cpu_limit > 0.0) room = std::min(room, spec.cpu_limit - cpu);
+    if (spec.wall_limit > 0.0) room = std::min(room, spec.wall_limit - wall);
+    return std::clamp(room / 8.0, spec.poll_seconds, std::max(spec.poll_seconds, kMaxPollSeconds));
+  };
+  double next_scan = interval(0.0);
   while (true) {
     if (root_ended(pid)) break;
-    const double cpu = tree.poll().charge(spec.charge);
-    const double wall = clock.seconds();
+    double wall = clock.seconds();
+    if (wall >= next_scan) {
+      cpu = tree.poll().charge(spec.charge);
+      wall = clock.seconds();
+      next_scan = wall + interval(wall);
+    }
     if (spec.disk_limit > 0 && wall >= next_disk_check) {
       // Often, but never more than a fifth of the time: a folder of many
       // files takes a while to measure.
@@ -550,22 +408,20 @@ RunResult run_agent(const RunSpec& spec) {
       ours = Stop::OutputLimit;
     }
     if (ours) break;
-    // Poll often near a limit, less often far from one (a 300 s budget
-    // needs no 5 ms polls); the pidfd wakes us at once when it ends.
-    double room = 1e9;
-    if (spec.cpu_limit > 0.0) room = std::min(room, spec.cpu_limit - cpu);
-    if (spec.wall_limit > 0.0) room = std::min(room, spec.wall_limit - wall);
-    wait_a_little(
-        pidfd, child.streams, spec.log_limit,
-        std::clamp(room / 8.0, spec.poll_seconds, std::max(spec.poll_seconds, kMaxPollSeconds)));
+    // The pidfd wakes us at once when it ends.
+    double until = next_scan - wall;
+    if (spec.wall_limit > 0.0) until = std::min(until, spec.wall_limit - wall);
+    if (spec.disk_limit > 0) until = std::min(until, next_disk_check - wall);
+    wait_a_little(pidfd, child.streams, spec.log_limit, std::max(until, 0.0005));
   }
   r.wall_seconds = clock.seconds();
   if (pidfd >= 0) ::close(pidfd);
 
   // Whatever is left of its tree is killed and reaped; then the root.
-  r.leftovers = tree.clear(2.0);
+  bool cleared = false;
+  r.leftovers = tree.clear(2.0, cleared);
   const int status = tree.reap_root();
-  (void)tree.clear(0.5);  // in case the first clear ran out of time
+  if (!cleared) (void)tree.clear(0.5, cleared);  // the first ran out of time
   r.cpu = tree.charged();
   r.cpu_seconds = r.cpu.charge(spec.charge);
   // What is left in the pipes, then a line for what was dropped.

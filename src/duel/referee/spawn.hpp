@@ -1,0 +1,53 @@
+#pragma once
+// Starting an agent program (process.hpp's run_agent, step 1): its output
+// through pipes the runner drains into bounded logs, the command run
+// directly when it is only words (else through /bin/sh), and the child made
+// with clone(CLONE_VM | CLONE_VFORK) so that starting it costs the same in a
+// busy threaded tournament as in a small one. Internal to referee/.
+#include <sys/types.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "duel/referee/process.hpp"
+
+namespace duel::referee::detail {
+
+// One output stream of the program: the pipe's reading end, and the log
+// its first `limit` bytes go to.
+struct Stream {
+  int pipe = -1;
+  int log = -1;
+  std::uint64_t written = 0;
+  std::uint64_t dropped = 0;
+};
+
+struct Spawned {
+  pid_t pid = -1;
+  std::string error;
+  std::array<Stream, 2> streams;  // stdout, stderr
+};
+
+// Starts `spec.command` in `spec.dir`, in a session of its own, with its
+// limits set; on failure `pid` is -1 and `error` says why.
+[[nodiscard]] Spawned spawn(const RunSpec& spec);
+
+// Reads what the pipe holds now (or, `to_end`, until every writer is gone,
+// for at most a second), logging up to `limit` bytes in all and counting
+// the rest.
+void drain(Stream& s, std::uint64_t limit, bool to_end);
+
+// Bytes written to both streams so far, logged or dropped.
+[[nodiscard]] std::uint64_t output_of(const Spawned& child);
+
+// The bytes under `dir`, or more than `limit` as soon as that is certain
+// (a folder of more than 100,000 entries counts as over it).
+[[nodiscard]] std::uint64_t folder_bytes(const std::filesystem::path& dir, std::uint64_t limit);
+
+// A command's words when it can run without a shell (tests/referee).
+[[nodiscard]] std::vector<std::string> direct_words(const std::string& command);
+
+}  // namespace duel::referee::detail

@@ -104,7 +104,8 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
       "<tr><th>rank</th><th>{}</th><th>points</th><th>W</th><th>D</th><th>L</th><th>Elo</th>{}"
       "<th>note</th></tr>\n",
       html(title), html(title), text(doc["course"]) == "game" ? "agent" : "student",
-      extra.empty() ? "" : "<th>" + extra + "</th>");
+      grading ? "<th>single moves</th><th>game points</th>"
+              : (extra.empty() ? "" : "<th>" + extra + "</th>"));
   for (const auto& r : doc["standings"]) {
     const json& s = *student(doc, r["name"]);
     const std::string elo =
@@ -118,7 +119,9 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
         "<td class=\"n\">{}</td>{}<td>{}</td></tr>\n",
         text(r["rank"]), html(anchor(text(s["name"]))), html(text(s["name"])), text(s["points"]),
         text(s["wins"]), text(s["draws"]), text(s["losses"]), elo,
-        extra.empty() ? "" : "<td>" + html(text(s[extra])) + "</td>",
+        grading ? fmt::format("<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                              text(s["single_points"]), text(s["game_points"]))
+                : (extra.empty() ? "" : "<td>" + html(text(s[extra])) + "</td>"),
         html(text(s["error"]).empty() ? text(s["calibration"]) : text(s["error"])));
   }
   page += "</table>\n";

@@ -1,10 +1,12 @@
 #include "duel/tournament/tasks.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <variant>
 
@@ -37,6 +39,24 @@ namespace protocol = games::checkers::protocol;
 
 [[nodiscard]] protocol::Reading reading_of(const json& task) {
   return task.value("lenient", false) ? protocol::Reading::Lenient : protocol::Reading::Strict;
+}
+
+// After a task, a program's folder keeps what tells what it did (the
+// protocol's files and its logs, each up to 8 MiB) and loses the rest: the
+// copy of its submission and whatever it wrote, so that a class of
+// hundreds, or a program that fills its folder, does not fill the disk.
+void prune(const fs::path& dir) {
+  static constexpr std::array<std::string_view, 6> kKept = {
+      "stdout.log", "stderr.log", "input.txt", "output.txt", "playdata.txt", "calibration.txt"};
+  std::error_code ec;
+  std::vector<fs::path> doomed;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool kept = std::ranges::find(kKept, name) != kKept.end() && it->is_regular_file(ec) &&
+                      it->file_size(ec) <= (std::uintmax_t{8} << 20);
+    if (!kept) doomed.push_back(it->path());
+  }
+  for (const auto& p : doomed) fs::remove_all(p, ec);
 }
 
 // Step 1 of a single move: a fresh copy of the prepared submission.
@@ -81,6 +101,7 @@ json single_task(const json& task, const TaskEnv& env) {
   setup.log_header =
       fmt::format("--- single move {}, {:.3f} s ---", task["position"].get<int>() + 1, seconds);
   const referee::TurnResult t = referee::play_turn(setup, *state);
+  prune(dir);
   if (!t.move && t.loss == referee::Reason::Cancelled) return nullptr;
   j["cpu"] = t.cpu;
   j["user"] = t.run.cpu.user;
@@ -178,6 +199,7 @@ json game_task(S start, const json& task, const TaskEnv& env) {
   const std::array<std::optional<double>, 2> clocks = {players[0]->time_left(),
                                                        players[1]->time_left()};
   players = {};  // programs are gone before the record is written
+  for (const char* side : {"black", "white"}) prune(dir / side);
 
   // Step 3. The record in the game's own format (PGN, PDN) or as JSON.
   fs::path file = dir / "game.json";

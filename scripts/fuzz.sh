@@ -39,7 +39,7 @@ fi
 # Step 3. The build: duel_lib (+ duel_serve) and the targets only.
 if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja -DDUEL_FUZZ=ON -DDUEL_TESTS=OFF -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" >/dev/null
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" >/dev/null
 fi
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("fuzz_$t"); done

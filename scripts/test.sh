@@ -29,7 +29,7 @@ bash scripts/tidy.sh
 if [ "$fast" -eq 0 ]; then
   echo "== sanitizer build (ASan + UBSan) and tests"
   bash scripts/build.sh build-sanitize -DDUEL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDUEL_BENCH=OFF
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DUEL_SANITIZED=1 \
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)"
 

@@ -89,15 +89,19 @@ TEST(FieldTournament, PlaysTheArenasGames) {
 
 // One game loop and one scoring: two programs refereed by `duel referee`,
 // played by `duel arena` as exec agents and by `duel tournament` give the
-// same games, move for move, with the same winners.
+// same games, move for move, with the same winners. The programs are the
+// fixture class's s01 and s02 (deterministic; their games end with no move
+// left, never on the time tie).
 TEST(FieldTournament, RefereeArenaAndTournamentPlayTheSameGames) {
   Scratch s;
-  const std::string a = "duel:minimax:depth=2";
-  const std::string b = "duel:alphabeta:depth=3";
-  const CliRun ref = duel("referee checkers --agent " + a + " --agent " + b + " --games 2 --json");
+  const fs::path fixture = fs::path(DUEL_SOURCE_DIR) / "tests/data/class561";
+  const std::string a = "/usr/bin/python3 " + (fixture / "s01-first-py/homework.py").string();
+  const std::string b = "/usr/bin/python3 " + (fixture / "s02-greedy-py/homework.py").string();
+  const CliRun ref =
+      duel("referee checkers --agent '" + a + "' --agent '" + b + "' --games 2 --json --quiet");
   ASSERT_EQ(ref.status, 0) << ref.err;
-  const std::string exec_a = " --agent exec:cmd=" + a + ",time=300";
-  const std::string exec_b = " --agent exec:cmd=" + b + ",time=300";
+  const std::string exec_a = " --agent 'exec:cmd=" + a + ",time=300'";
+  const std::string exec_b = " --agent 'exec:cmd=" + b + ",time=300'";
   const CliRun arena = duel("arena checkers" + exec_a + exec_b + " --games 2 --records " +
                             (s.dir / "a.jsonl").string());
   ASSERT_EQ(arena.status, 0) << arena.err;

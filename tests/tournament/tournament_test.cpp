@@ -61,7 +61,8 @@ struct Class {
 }
 
 // Seed 003's grading, short: 3 of the committed positions at 2 s, one game
-// against the reference at 10 s a side.
+// against a reference at 10 s a side (minimax at depth 2, for speed: the
+// depth is the reference program's own affair).
 TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
   Class c({"s01-first-py", "s03-minimax-cpp", "s05-java", "f01-crash-py", "f03-illegal-py",
            "f04-format-py", "f08-noout-py"});
@@ -77,7 +78,8 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
       << "2 B:W18,26:B14 # 14x23x30\n"
       << "2 W:W10,K29:B7,K26 # a jump that crowns ends\n";
   const CliRun r = duel(c.args() + " --positions " + (c.dir / "positions.txt").string() +
-                        " --reference-games 1 --time 10 --concurrency 2 --quiet");
+                        " --reference-games 1 --reference duel:minimax:depth=2 --time 10 "
+                        "--concurrency 2 --quiet");
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
   EXPECT_EQ(doc["students"].size(), 10U);
@@ -122,7 +124,8 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
   // Resumed: the same command runs nothing and writes the same table.
   const std::string before = slurp(c.out() / "results.json");
   const CliRun again = duel(c.args() + " --positions " + (c.dir / "positions.txt").string() +
-                            " --reference-games 1 --time 10 --quiet");
+                            " --reference-games 1 --reference duel:minimax:depth=2 --time 10 "
+                            "--quiet");
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_NE(again.out.find("0 tasks run, 28 from the journal"), std::string::npos) << again.out;
   EXPECT_EQ(slurp(c.out() / "results.json"), before);

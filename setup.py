@@ -58,7 +58,7 @@ setup(
     version=VERSION,
     description="Adversarial search, referee and arena for the courses' board games",
     python_requires=">=3.9",
-    packages=["duel", "duel.cs3243"],
+    packages=["duel", "duel.cs3243", "duel.cluster"],
     package_dir={"": "python"},
     package_data={"duel": ["py.typed", "*.pyi"]},
     cmdclass={"build_py": BuildWithCMake},

@@ -10,6 +10,7 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-setuptools python3-venv python3-pip
   python3-torch python3-numpy
   libcpp-httplib-dev
+  python3-distributed iproute2
   clang-14 libclang-rt-14-dev
 )
 missing=()

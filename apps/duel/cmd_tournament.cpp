@@ -43,6 +43,9 @@ struct TournamentArgs {
   bool lenient = false;
   double wall_factor = 2.0;
   std::uint64_t disk_mb = 512;
+  std::string scheduler;
+  bool shared_dir = false;
+  std::string worker_duel;
   bool quiet = false;
 };
 
@@ -195,6 +198,9 @@ int run_tournament(const TournamentArgs& a) {
                         : games::checkers::protocol::Reading::Strict;
   o.wall_factor = a.wall_factor;
   o.disk_mb = a.disk_mb;
+  o.scheduler = a.scheduler;
+  o.shared_dir = a.shared_dir;
+  o.worker_duel = a.worker_duel;
   o.cancel = &g_stop;
   struct sigaction sa {};
   sa.sa_handler = on_tournament_signal;
@@ -303,6 +309,13 @@ Command add_tournament(CLI::App& app) {
                   "MiB a program's folder may hold, its files and logs (over it loses)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
+  sub->add_option("--scheduler", a->scheduler,
+                  "Run every task on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
+  sub->add_option("--worker-duel", a->worker_duel,
+                  "With --scheduler: where workers find duel (default: this binary's path, "
+                  "then $DUEL_BIN, then duel on PATH)");
+  sub->add_flag("--shared-dir", a->shared_dir,
+                "With --scheduler: --out is on every host at the same path (nothing shipped)");
   sub->add_flag("--quiet", a->quiet, "No progress on stderr");
   return {sub, [a] { return run_tournament(*a); }};
 }

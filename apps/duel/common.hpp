@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/core/build_id.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/core/types.hpp"
 #include "duel/registry/games.hpp"
@@ -42,6 +43,7 @@ Command add_tune(CLI::App& app);
 Command add_serve(CLI::App& app);
 Command add_soak(CLI::App& app);
 Command add_tournament(CLI::App& app);
+Command add_task(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 inline int bad_input(const std::string& message) {

@@ -28,12 +28,13 @@ constexpr Entry kCommands[] = {
     {"referee", duel::cli::add_referee},   {"uci", duel::cli::add_uci},
     {"tune", duel::cli::add_tune},         {"serve", duel::cli::add_serve},
     {"soak", duel::cli::add_soak},         {"tournament", duel::cli::add_tournament},
+    {"task", duel::cli::add_task},
 };
 
 int run(int argc, char** argv) {
   CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "duel 0.1.0");
+  app.set_version_flag("--version", std::string("duel 0.1.0 (build ") + duel::kBuildId + ")");
   const std::string_view first = argc > 1 ? argv[1] : "";
   std::vector<duel::cli::Command> commands;
   for (const auto& e : kCommands) {

@@ -46,8 +46,9 @@ namespace protocol = games::checkers::protocol;
 // copy of its submission and whatever it wrote, so that a class of
 // hundreds, or a program that fills its folder, does not fill the disk.
 void prune(const fs::path& dir) {
-  static constexpr std::array<std::string_view, 6> kKept = {
-      "stdout.log", "stderr.log", "input.txt", "output.txt", "playdata.txt", "calibration.txt"};
+  static constexpr std::array<std::string_view, 7> kKept = {
+      "stdout.log",   "stderr.log",      "input.txt", "output.txt",
+      "playdata.txt", "calibration.txt", "task.json"};
   std::error_code ec;
   std::vector<fs::path> doomed;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -57,6 +58,12 @@ void prune(const fs::path& dir) {
     if (!kept) doomed.push_back(it->path());
   }
   for (const auto& p : doomed) fs::remove_all(p, ec);
+}
+
+// The task itself beside its results, so that `duel task --out DIR
+// DIR/games/KEY/task.json` plays it again.
+void keep_task(const fs::path& dir, const json& task) {
+  std::ofstream(dir / "task.json") << task.dump() << '\n';
 }
 
 // Step 1 of a single move: a fresh copy of the prepared submission.
@@ -81,6 +88,7 @@ json single_task(const json& task, const TaskEnv& env) {
     j["detail"] = e;
     return j;
   }
+  keep_task(dir, task);
   const auto state = games::checkers::State::parse(task["fen"].get<std::string>());
   if (!state) {
     j["reason"] = "bad position";
@@ -160,6 +168,7 @@ json game_task(S start, const json& task, const TaskEnv& env) {
   const fs::path dir = under(env, task["dir"].get<std::string>());
   std::error_code ec;
   fs::create_directories(dir, ec);
+  keep_task(dir, task);
   const std::array<std::string, 2> names = {task["sides"][0]["name"], task["sides"][1]["name"]};
   json entry = {{"key", key},
                 {"kind", "game"},

@@ -13,6 +13,7 @@
 #include "duel/core/clock.hpp"
 #include "duel/registry/agents.hpp"
 #include "duel/registry/games.hpp"
+#include "duel/tournament/cluster.hpp"
 #include "duel/tournament/journal.hpp"
 #include "duel/tournament/plan.hpp"
 #include "duel/tournament/scoring.hpp"
@@ -198,6 +199,22 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
   Summary summary;
   const TaskEnv env{fs::absolute(o.out, ec), o.cancel};
   std::mutex lock;
+  const auto journaled = [&](const json& task, const json& entry) {
+    journal->append(entry);
+    ++summary.tasks_run;
+    ++progress.done;
+    progress.seconds = clock.seconds();
+    progress.last = task_words(task);
+    if (on_progress) on_progress(progress);
+  };
+  std::unique_ptr<Cluster> cluster;
+  if (!o.scheduler.empty()) {
+    auto connected = Cluster::connect(
+        {o.scheduler, env.out, o.shared_dir,
+         o.worker_duel.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : o.worker_duel});
+    if (!connected) return fail(connected.error());
+    cluster = std::move(*connected);
+  }
   for (int round = 1;; ++round) {
     const auto tasks = plan_round(field, journal->entries(), round);
     if (tasks.empty()) break;
@@ -208,21 +225,25 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
     progress.total += static_cast<int>(tasks.size());
     progress.done += static_cast<int>(tasks.size() - todo.size());
     summary.tasks_resumed += static_cast<int>(tasks.size() - todo.size());
-    arena::run_pool(
-        todo.size(), o.concurrency,
-        [&](std::size_t i) {
-          json entry = run_task(*todo[i], env);
-          const std::lock_guard guard(lock);
-          if (entry.is_null()) return true;  // cancelled: run again on resume
-          journal->append(entry);
-          ++summary.tasks_run;
-          ++progress.done;
-          progress.seconds = clock.seconds();
-          progress.last = task_words(*todo[i]);
-          if (on_progress) on_progress(progress);
-          return true;
-        },
-        o.cancel);
+    if (cluster) {
+      std::map<std::string, const json*> by_key;
+      for (const json* t : todo) by_key[(*t)["key"].get<std::string>()] = t;
+      auto ran = cluster->run(
+          todo,
+          [&](const json& entry) { journaled(*by_key.at(entry["key"].get<std::string>()), entry); },
+          o.cancel);
+      if (!ran) return fail(ran.error());
+    } else {
+      arena::run_pool(
+          todo.size(), o.concurrency,
+          [&](std::size_t i) {
+            json entry = run_task(*todo[i], env);
+            const std::lock_guard guard(lock);
+            if (!entry.is_null()) journaled(*todo[i], entry);  // null: cancelled, run on resume
+            return true;
+          },
+          o.cancel);
+    }
     if (o.cancel != nullptr && o.cancel->load()) break;
   }
   summary.cancelled = o.cancel != nullptr && o.cancel->load();

@@ -86,6 +86,12 @@ struct Options {
   std::uint64_t disk_mb = 512;  // what a program's folder may hold (files and logs)
   PrepareLimits limits;
   const std::atomic<bool>* cancel = nullptr;  // set: no new task starts; the runner returns
+  // A Dask scheduler (tcp://HOST:PORT): every task runs on its workers
+  // (cluster.hpp) instead of `concurrency` threads here; the same tasks,
+  // journal and table.
+  std::string scheduler;
+  bool shared_dir = false;  // `out` is on every host at the same path: nothing is shipped
+  std::string worker_duel;  // where workers look for duel first (empty: this binary's path)
 };
 
 // What the runner reports as it goes (the CLI's progress line).

@@ -3,7 +3,10 @@
 // several games at once; Elo, pentanomial counts and an SPRT for two agents,
 // standings for more. Option names follow cutechess-cli and fastchess.
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -14,10 +17,13 @@
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
 #include "duel/arena/openings.hpp"
+#include "duel/core/file.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/play/game_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
+#include "duel/tournament/cluster.hpp"
+#include "duel/tournament/tasks.hpp"
 
 namespace duel::cli {
 namespace {
@@ -35,12 +41,14 @@ struct ArenaOptions {
   int max_turns = 0;
   std::string openings;  // P | random:plies=P | FILE
   std::string openings_order = "sequential";
-  std::string draw;     // movenumber=N,movecount=C,score=S
-  std::string resign;   // movecount=C,score=S
-  std::string sprt;     // elo0=0,elo1=10,alpha=0.05,beta=0.05
-  std::string records;  // JSON lines, one game each
-  std::string pdnout;   // checkers: PDN
-  std::string pgnout;   // 5x5 chess: PGN
+  std::string draw;         // movenumber=N,movecount=C,score=S
+  std::string resign;       // movecount=C,score=S
+  std::string sprt;         // elo0=0,elo1=10,alpha=0.05,beta=0.05
+  std::string records;      // JSON lines, one game each
+  std::string pdnout;       // checkers: PDN
+  std::string pgnout;       // 5x5 chess: PGN
+  std::string scheduler;    // a Dask cluster (docs/cluster.md)
+  std::string worker_duel;  // where its workers find duel
   bool json = false;
 };
 
@@ -135,6 +143,88 @@ nlohmann::json or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// The schedule's games as task documents on a Dask cluster
+// (docs/cluster.md): each entry's records written as the local run writes
+// them (the task's game.json and its PGN or PDN), and scored by `score`;
+// the tasks still running or queued are cancelled when it says stop.
+template <class S>
+Result<bool> on_cluster(const S& start, const ArenaOptions& o,
+                        const std::vector<arena::GameSlot>& slots,
+                        const arena::Openings<S>& openings, const play::MatchOptions& match,
+                        std::ofstream& records, std::ofstream& notation,
+                        const std::function<bool(const arena::GameSlot&, Value)>& score) {
+  namespace fs = std::filesystem;
+  // Step 1. A folder for the tasks' files, removed at the end.
+  std::string pattern = (fs::temp_directory_path() / "duel-arena-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return fail("--scheduler: cannot make a folder");
+  const fs::path work = pattern;
+  struct Remove {
+    fs::path dir;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove{work};
+  // Step 2. A task a slot, seeded as the local run seeds it.
+  std::vector<nlohmann::json> tasks;
+  tasks.reserve(slots.size());
+  for (const auto& slot : slots) {
+    const bool a_first = slot.game % 2 == 0;
+    const auto side = [&](int agent) {
+      return nlohmann::json{{"name", o.agents[static_cast<std::size_t>(agent)]},
+                            {"agent", o.agents[static_cast<std::size_t>(agent)]}};
+    };
+    auto t = tournament::game_task(
+        std::to_string(slot.number), start.spec(),
+        tournament::opening_for(openings, start, !o.state.empty(), slot.game / 2, o.seed),
+        {side(slot.players[0]), side(slot.players[1])},
+        {a_first ? slot.seed_a : slot.seed_b, a_first ? slot.seed_b : slot.seed_a},
+        fmt::format("games/{}", slot.number + 1));
+    const auto& a = match.adjudication;
+    t.update({{"timeout", match.timeout},
+              {"max_turns", match.max_turns},
+              {"adjudication",
+               {{"draw_after", a.draw_after},
+                {"draw_count", a.draw_count},
+                {"draw_score", a.draw_score},
+                {"resign_count", a.resign_count},
+                {"resign_score", a.resign_score}}},
+              {"event", "duel arena"},
+              {"round_tag", std::to_string(slot.number + 1)}});
+    tasks.push_back(std::move(t));
+  }
+  std::vector<const nlohmann::json*> todo;
+  todo.reserve(tasks.size());
+  for (const auto& t : tasks) todo.push_back(&t);
+  // Step 3. The cluster plays them; each result is written and scored.
+  std::error_code ec;
+  auto cluster = tournament::Cluster::connect(
+      {o.scheduler, work, false,
+       o.worker_duel.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : o.worker_duel});
+  if (!cluster) return fail(cluster.error());
+  return (*cluster)->run(
+      todo,
+      [&](const nlohmann::json& entry) {
+        const auto& slot = slots[std::stoul(entry["key"].get<std::string>())];
+        const fs::path dir = work / fmt::format("games/{}", slot.number + 1);
+        if (records.is_open()) {
+          auto j = nlohmann::json::parse(read_file(dir / "game.json").value_or(""), nullptr, false);
+          if (!j.is_discarded()) {
+            j["number"] = slot.number + 1;
+            j["round"] = slot.game + 1;
+            records << j.dump() << '\n' << std::flush;
+          }
+        }
+        if (notation.is_open() && entry.contains("record")) {
+          const std::string file = entry["record"].get<std::string>();
+          if (!file.ends_with(".json"))
+            notation << read_file(work / file).value_or("") << '\n' << std::flush;
+        }
+        return tournament::Cluster::Reply{score(slot, entry.value("payoff", 0)), {}};
+      },
+      nullptr);
+}
+
 template <class S>
 int run_arena(const S& start, ArenaOptions o) {
   // Step 1. Check everything before the first game: a typo fails at once.
@@ -213,38 +303,16 @@ int run_arena(const S& start, ArenaOptions o) {
   int decided_at = 0;
   int played = 0;
   Progress progress(!o.json);
-  arena::run_tournament<S>(start, slots, *openings, factory, options, [&](const auto& result) {
-    const arena::GameSlot& slot = result.slot;
-    const auto& record = result.record;
+  const auto name = [&](int agent) { return o.agents[static_cast<std::size_t>(agent)]; };
+  // One finished game into the score; false once an SPRT has decided.
+  const auto score_game = [&](const arena::GameSlot& slot, Value payoff) {
     ++played;
     const auto [p1, p2] = slot.players;
-    const auto name = [&](int agent) { return o.agents[static_cast<std::size_t>(agent)]; };
-    if (records.is_open()) {
-      // One JSON document a line, written as each game ends (nothing lost
-      // if the run stops): the game's number and the agents as Player 1, 2.
-      auto r = record;
-      r.agents = {name(p1), name(p2)};
-      nlohmann::json j = play::to_json(r);
-      j["number"] = slot.number + 1;
-      j["round"] = slot.game + 1;
-      records << j.dump() << '\n' << std::flush;
-    }
-    if constexpr (S::kRecordFormat != Format::none) {
-      // PGN with [Variant] and [FEN] for Fairy-Stockfish-based tools, PDN
-      // for checkers; the reason the game ended is in Termination.
-      if (notation.is_open()) {
-        play::RecordTags tags = {{"Event", "duel arena"},
-                                 {"Round", std::to_string(slot.number + 1)}};
-        for (auto& side : play::side_tags<S>({name(p1), name(p2)})) tags.push_back(std::move(side));
-        tags.emplace_back("Termination", play::termination(record));
-        notation << play::game_record(record, result.start, tags) << '\n' << std::flush;
-      }
-    }
-    const Value for_a = slot.game % 2 == 0 ? record.payoff : -record.payoff;
+    const Value for_a = slot.game % 2 == 0 ? payoff : -payoff;
     auto& pairing = by_pairing[static_cast<std::size_t>(slot.pairing)];
     pairing.add(for_a);
-    by_agent[static_cast<std::size_t>(p1)].add(record.payoff);
-    by_agent[static_cast<std::size_t>(p2)].add(-record.payoff);
+    by_agent[static_cast<std::size_t>(p1)].add(payoff);
+    by_agent[static_cast<std::size_t>(p2)].add(-payoff);
     if (slot.pairing == 0) {
       pair0[static_cast<std::size_t>(slot.game)] = for_a > 0 ? 1.0 : for_a < 0 ? 0.0 : 0.5;
     }
@@ -254,9 +322,9 @@ int run_arena(const S& start, ArenaOptions o) {
                          pairing.losses);
     } else {
       line = fmt::format("game {}/{}: {} {} {}", played, total, name(p1),
-                         record.payoff > 0   ? "1-0"
-                         : record.payoff < 0 ? "0-1"
-                                             : "1/2",
+                         payoff > 0   ? "1-0"
+                         : payoff < 0 ? "0-1"
+                                      : "1/2",
                          name(p2));
     }
     if (sprt && verdict == arena::SprtVerdict::Continue) {
@@ -269,7 +337,46 @@ int run_arena(const S& start, ArenaOptions o) {
     }
     progress.tick(line);
     return verdict == arena::SprtVerdict::Continue;  // an SPRT that has decided stops the run
-  });
+  };
+  if (!o.scheduler.empty()) {
+    // The same games as tasks on a Dask cluster (docs/cluster.md).
+    auto ran =
+        on_cluster<S>(start, o, slots, *openings, options.match, records, notation, score_game);
+    if (!ran) {
+      progress.done();
+      return bad_input(ran.error());
+    }
+  } else {
+    arena::run_tournament<S>(start, slots, *openings, factory, options, [&](const auto& result) {
+      const arena::GameSlot& slot = result.slot;
+      const auto& record = result.record;
+      const auto [p1, p2] = slot.players;
+      if (records.is_open()) {
+        // One JSON document a line, written as each game ends (nothing lost
+        // if the run stops): the game's number and the agents as Player 1, 2.
+        auto r = record;
+        r.agents = {name(p1), name(p2)};
+        nlohmann::json j = play::to_json(r);
+        j["number"] = slot.number + 1;
+        j["round"] = slot.game + 1;
+        records << j.dump() << '\n' << std::flush;
+      }
+      if constexpr (S::kRecordFormat != Format::none) {
+        // PGN with [Variant] and [FEN] for Fairy-Stockfish-based tools, PDN
+        // for checkers; the reason the game ended is in Termination.
+        if (notation.is_open()) {
+          play::RecordTags tags = {{"Event", "duel arena"},
+                                   {"Round", std::to_string(slot.number + 1)}};
+          for (auto& side : play::side_tags<S>({name(p1), name(p2)})) {
+            tags.push_back(std::move(side));
+          }
+          tags.emplace_back("Termination", play::termination(record));
+          notation << play::game_record(record, result.start, tags) << '\n' << std::flush;
+        }
+      }
+      return score_game(slot, record.payoff);
+    });
+  }
   progress.done();
 
   // Pentanomial counts over pairing 0's complete pairs of games.
@@ -436,6 +543,10 @@ Command add_arena(CLI::App& app) {
   sub->add_option("--pdnout", o->pdnout, "Checkers: append every game as PDN");
   sub->add_option("--pgnout", o->pgnout,
                   "5x5 chess: append every game as PGN ([Variant], [FEN], SAN moves)");
+  sub->add_option("--scheduler", o->scheduler,
+                  "Play every game on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
+  sub->add_option("--worker-duel", o->worker_duel,
+                  "With --scheduler: where workers find duel (default: this binary's path)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

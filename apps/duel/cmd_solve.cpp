@@ -1,12 +1,19 @@
 // duel solve GAME: the exact value of a position and a principal variation.
+#include <filesystem>
+#include <iostream>
 #include <memory>
+#include <system_error>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
 #include "duel/agents/search_agents.hpp"
 #include "duel/games/engines.hpp"
+#include "duel/registry/any_game.hpp"
+#include "duel/registry/games.hpp"
 #include "duel/search/solve.hpp"
+#include "duel/tournament/split_solve.hpp"
 
 namespace duel::cli {
 namespace {
@@ -19,7 +26,67 @@ struct SolveOptions {
   double time = 0.0;
   bool ordering = true;
   bool json = false;
+  std::string scheduler;  // a Dask cluster (docs/cluster.md)
+  std::string worker_duel;
+  int split = 2;
+  bool all_subtrees = false;
 };
+
+// The same question on a Dask cluster: subtrees below the first plies as
+// tasks (tournament/split_solve.hpp).
+int run_split_solve(const registry::AnyGame& game, const SolveOptions& o) {
+  tournament::SplitOptions options;
+  options.scheduler = o.scheduler;
+  std::error_code ec;
+  options.worker_duel = o.worker_duel.empty()
+                            ? std::filesystem::read_symlink("/proc/self/exe", ec).string()
+                            : o.worker_duel;
+  options.split = o.split;
+  options.hash_mb = o.hash_mb;
+  options.all_subtrees = o.all_subtrees;
+  const std::string spec = registry::spec_of(game);
+  Progress progress(!o.json);
+  const auto r = tournament::solve_split(game, options, [&](const std::string& line) {
+    progress.tick("solving " + spec + ": " + line);
+  });
+  progress.done();
+  if (!r) return bad_input(r.error());
+  const Value v = proven_payoff(r->value);
+  if (o.json) {
+    nlohmann::json j = {{"value", v},
+                        {"pv", r->pv},
+                        {"plies", plies_to_end(r->value)},
+                        {"shortest", r->shortest},
+                        {"nodes", r->nodes},
+                        {"seconds", r->seconds},
+                        {"positions", r->positions},
+                        {"subtrees", r->tasks},
+                        {"solved", r->solved},
+                        {"cancelled", r->cancelled}};
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  return std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        const auto& sides = S::kSideNames;
+        std::string line;
+        for (const auto& m : r->pv) line += (line.empty() ? "" : " ") + m;
+        std::cout << fmt::format(
+            "{}: value {} for {} ({}), {} plies to the end{}\n", spec, v, sides[0],
+            v > 0   ? fmt::format("{} wins", sides[0])
+            : v < 0 ? fmt::format("{} wins", sides[1])
+                    : std::string("draw"),
+            r->value == 0 ? static_cast<int>(r->pv.size()) : plies_to_end(r->value),
+            r->shortest ? "" : " on this line (a shorter win may exist)");
+        std::cout << "principal variation: " << line << '\n';
+        std::cout << fmt::format(
+            "nodes: {}, time: {:.3f} s; {} subtrees at ply {}: {} solved, {} not needed\n",
+            r->nodes, r->seconds, r->tasks, o.split, r->solved, r->cancelled);
+        return 0;
+      },
+      game);
+}
 
 template <class S>
 int run_solve(const S& start, const SolveOptions& o) {
@@ -83,8 +150,27 @@ Command add_solve(CLI::App& app) {
   sub->add_flag(
       "--no-ordering", [o](std::int64_t) { o->ordering = false; },
       "Search moves in generation order (TT move still first)");
+  sub->add_option("--scheduler", o->scheduler,
+                  "Solve on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
+  sub->add_option("--worker-duel", o->worker_duel,
+                  "With --scheduler: where workers find duel (default: this binary's path)");
+  sub->add_option("--split", o->split,
+                  "With --scheduler: plies expanded here; the positions below are the tasks")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  sub->add_flag("--all-subtrees", o->all_subtrees,
+                "With --scheduler: solve every subtree (exact plies to the end, as without it)");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
+            if (!o->scheduler.empty()) {
+              if (o->threads != 1 || o->time != 0.0 || !o->ordering) {
+                return bad_input(
+                    "--scheduler: --threads, --time and --no-ordering are for one machine");
+              }
+              auto game = registry::make_game(o->game, o->state);
+              if (!game) return bad_input(game.error());
+              return run_split_solve(*game, *o);
+            }
             return with_game(o->game, o->state, [&](const auto& s) { return run_solve(s, *o); });
           }};
 }

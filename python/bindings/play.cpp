@@ -416,6 +416,17 @@ void bind_play(py::module_& m) {
       "Every player's Elo and its 95% margin from `games`, (i, j, i's score) each, fitted\n"
       "jointly as `duel tournament` does (Ordo's model: the most likely ratings), averaging\n"
       "0; (None, None) for a player with no game.");
+  m.def(
+      "sprt_llr",
+      [](int wins, int draws, int losses, double elo0, double elo1) {
+        if (wins < 0 || draws < 0 || losses < 0)
+          throw py::value_error("sprt_llr: a count is negative");
+        return arena::sprt_llr(wins, draws, losses, elo0, elo1);
+      },
+      py::arg("wins"), py::arg("draws"), py::arg("losses"), py::arg("elo0"), py::arg("elo1"),
+      "The log-likelihood ratio of an SPRT of elo0 against elo1 after these results, as\n"
+      "`duel arena --sprt` reports it (cutechess-cli's model; 0 until there is a win, a\n"
+      "draw and a loss).");
   m.def("arena", &run_arena, py::arg("game"), py::arg("agents"), py::kw_only(),
         py::arg("games") = 10, py::arg("seed") = 0, py::arg("timeout") = 0.0,
         py::arg("max_turns") = 0, py::arg("openings") = 0, py::arg("concurrency") = 1,

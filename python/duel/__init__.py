@@ -29,6 +29,7 @@ from ._duel import (
     load,
     play,
     search,
+    sprt_llr,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "load",
     "play",
     "search",
+    "sprt_llr",
 ]

@@ -417,6 +417,11 @@ def fit_ratings(
     0; (None, None) for a player with no game.
     """
 
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of an SPRT of elo0 against elo1 after these results, as
+    `duel arena --sprt` reports it (cutechess-cli's model; 0 until there is a win, a
+    draw and a loss)."""
+
 def arena(
     game: Union[Game, State, str],
     agents: Sequence[Agent],

@@ -8,6 +8,8 @@ command resumes it; bad clusters are one line each (docs/cluster.md)."""
 
 import json
 import os
+import pathlib
+import re
 import shutil
 import signal
 import socket
@@ -209,6 +211,119 @@ def test_the_scheduler_gone_stops_cleanly_and_the_same_command_resumes(tmp_path,
     assert resumed.returncode == 0, resumed.stderr
     assert "from the journal" in resumed.stdout
     assert table(out) == long_local
+
+
+# A match fixed by its seed and node limits, and an SPRT that decides in about
+# twenty games of the two hundred it may play.
+ARENA = ["arena", "gardner", "--agent", "engine:nodes=2000", "--agent", "alphabeta:depth=2",
+         "--games", "8", "--openings", "2", "--seed", "3", "--json"]
+SPRT = ["arena", "gardner", "--agent", "engine:nodes=3000", "--agent", "engine:nodes=300",
+        "--games", "200", "--openings", "4", "--sprt", "elo0=0,elo1=200", "--seed", "5",
+        "--json"]
+
+
+def without_times(text):
+    """PGN or JSON records without each move's time, which depends on the host."""
+    text = re.sub(r" [0-9.]+s\}", "}", text)
+    return re.sub(r'"seconds":[0-9.e-]+', "", text)
+
+
+def test_arena_the_same_on_the_cluster(tmp_path, cluster):
+    """duel arena --scheduler: the same games, records and report as the local run,
+    and an SPRT that cannot decide in eight games reports the same LLR."""
+    got = {}
+    for where, extra in (("local", []), ("dask", ["--scheduler", cluster.address])):
+        r = run(*ARENA, "--records", str(tmp_path / f"{where}.jsonl"), "--pgnout",
+                str(tmp_path / f"{where}.pgn"), "--sprt", "elo0=-5,elo1=5", *extra)
+        assert r.returncode == 0, r.stderr
+        got[where] = json.loads(r.stdout)
+    assert got["dask"] == got["local"]
+    assert got["local"]["played"] == 8 and got["local"]["sprt"]["decided_at"] is None
+    for kind in ("jsonl", "pgn"):
+        local = (tmp_path / f"local.{kind}").read_text().strip().split("\n\n" if kind == "pgn"
+                                                                   else "\n")
+        dask = (tmp_path / f"dask.{kind}").read_text().strip().split("\n\n" if kind == "pgn"
+                                                                 else "\n")
+        assert sorted(map(without_times, dask)) == sorted(map(without_times, local)), kind
+
+
+def duel_processes(binary):
+    """Processes running `binary task` (a game on a worker)."""
+    found = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            argv = (pathlib.Path("/proc") / pid / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if len(argv) > 1 and argv[0] == binary.encode() and argv[1] == b"task":
+            found += 1
+    return found
+
+
+def test_an_sprt_on_the_cluster_stops_when_it_decides(tmp_path, cluster):
+    """The SPRT decides as the local run does and stops: the games still queued never
+    run, those running stop, and the LLR is the one its results give."""
+    import duel  # pylint: disable=import-outside-toplevel
+    local = run(*SPRT)
+    assert local.returncode == 0, local.stderr
+    mine = json.loads(local.stdout)
+    records = tmp_path / "sprt.jsonl"
+    r = run(*SPRT, "--records", str(records), "--scheduler", cluster.address)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["sprt"]["verdict"] == mine["sprt"]["verdict"] == "H1 was accepted"
+    assert got["played"] < 60 and got["scheduled"] == 200
+    assert len(records.read_text().splitlines()) == got["played"]
+    assert got["sprt"]["llr"] == pytest.approx(
+        duel.sprt_llr(got["wins"], got["draws"], got["losses"], 0, 200))
+    assert got["sprt"]["llr"] >= got["sprt"]["upper"]
+    Cluster.wait_for(lambda: duel_processes(duel_bin()) == 0, "the cancelled games' end", 10)
+
+
+def solve(spec, *extra):
+    r = run("solve", spec, "--json", "--hash", "16", *extra)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def check_line(spec, got):
+    """Each move of the line keeps the proven value: the position after it, solved
+    by the Python module, has the same payoff one ply nearer the end."""
+    import duel  # pylint: disable=import-outside-toplevel
+    state = duel.load(spec).initial_state()
+    plies = got["plies"]
+    for move in got["pv"]:
+        state = state.result(move)
+        plies -= 1
+        r = duel.search(state, depth=0)
+        assert r.exact and r.value == got["value"], (move, r)
+        if got["shortest"]:
+            assert r.plies_to_end == plies, (move, r)
+    assert state.is_terminal() and plies == 0
+
+
+# OEIS A344227: the first player wins the free-placement game for n = 7, the
+# second for n = 10 (docs/experiments/nqueens.md); KCell n=2,k=5 is won by the
+# first player in 5 plies (tests/kcell/kcell_test.cpp, solved by hand).
+@pytest.mark.parametrize("spec,value", [("nqueens:n=7,variant=2", 1),
+                                        ("nqueens:n=10,variant=2", -1),
+                                        ("kcell:n=2,k=5", 1)])
+def test_solve_on_the_cluster_gives_the_single_machine_value(cluster, spec, value):
+    """duel solve --scheduler: the value of one machine's solve; with every subtree
+    solved, its plies to the end too; the line keeps the value move by move."""
+    one = solve(spec)
+    assert one["value"] == value
+    every = solve(spec, "--scheduler", cluster.address, "--all-subtrees")
+    assert (every["value"], every["plies"], every["shortest"]) == (value, len(one["pv"]), True)
+    assert every["cancelled"] == 0 and every["solved"] == every["subtrees"]
+    check_line(spec, every)
+    cut = solve(spec, "--scheduler", cluster.address)
+    assert cut["value"] == value and len(cut["pv"]) == cut["plies"]
+    check_line(spec, cut)
+    if value > 0 and spec.startswith("nqueens"):
+        # The first player's first winning move decides the root: the other
+        # first moves' subtrees are not all solved.
+        assert cut["cancelled"] > 0 and not cut["shortest"]
 
 
 def test_bad_clusters_are_one_line(tmp_path, cluster):

@@ -2,7 +2,9 @@
 between a ``duel`` command and a Dask cluster (docs/cluster.md).
 
 It reads JSON lines on stdin: ``{"task": TASK}`` (a task document,
-src/duel/tournament/tasks.hpp) or ``{"cancel": true}``; and writes JSON lines
+src/duel/tournament/tasks.hpp), ``{"cancel_keys": [KEY, ...]}`` (those tasks
+no longer wanted: cancelled if queued, stopped if running) or
+``{"cancel": true}`` (everything, and the bridge ends); and writes JSON lines
 on stdout: ``{"ready": true, "workers": N}`` once connected, then
 ``{"key": KEY, "entry": ENTRY}`` as each task ends (the entry carries the
 ``host`` that ran it), or ``{"key": KEY, "error": LINE}`` when a task could
@@ -38,10 +40,11 @@ from typing import Any, Dict, List, NoReturn, Optional
 
 
 def run_on_worker(task: Dict[str, Any], bundles: Dict[str, bytes], shared_out: str,
-                  duel_hint: str, build: str) -> Dict[str, Any]:
+                  duel_hint: str, build: str, stop: str) -> Dict[str, Any]:
     """One task on a worker: ``duel task`` on it, its entry and (unless the output
-    folder is shared) its folder packed. Only the standard library: it runs
-    wherever Dask runs it."""
+    folder is shared) its folder packed; stopped (SIGTERM, as Ctrl-C stops a local
+    run) when the Dask event named ``stop`` is set. Only the standard library and
+    Dask: it runs wherever Dask runs it."""
     # pylint: disable=import-outside-toplevel,redefined-outer-name,reimported
     import hashlib
     import io
@@ -105,12 +108,26 @@ def run_on_worker(task: Dict[str, Any], bundles: Dict[str, bytes], shared_out: s
 
     # Step 3. The task, and what it left.
     try:
-        run = subprocess.run([duel, "task", "--out", out], input=json.dumps(task),
-                             capture_output=True, text=True, check=False)
+        from distributed import Event
+        stopped = [Event(stop), Event(f"{stop}-{task['key']}")]
+        with subprocess.Popen([duel, "task", "--out", out], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) as run:
+            given: Optional[str] = json.dumps(task)
+            while True:
+                try:
+                    stdout, stderr = run.communicate(given, timeout=0.5)
+                    break
+                except subprocess.TimeoutExpired:
+                    given = None
+                    if any(e.is_set() for e in stopped):
+                        run.terminate()
+            if any(e.is_set() for e in stopped):
+                return {"cancelled": True}
         if run.returncode != 0:
-            said = (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
+            said = (stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
             return {"error": f"worker {host}: {said.removeprefix('duel: ')}"}
-        entry = json.loads(run.stdout)
+        entry = json.loads(stdout)
         entry["host"] = host
         result: Dict[str, Any] = {"entry": entry}
         folder = os.path.join(out, task["dir"]) if task.get("dir") else ""
@@ -170,7 +187,7 @@ def _tasks(args: argparse.Namespace) -> int:
     # pylint: disable=too-many-locals,too-many-branches,too-many-statements
     lock = threading.Lock()
     try:
-        from distributed import Client, wait
+        from distributed import Client, Event, wait
     except ImportError:
         _emit({"error": "Dask distributed is not installed (Debian: apt-get install "
                         "python3-distributed)"}, lock)
@@ -182,6 +199,8 @@ def _tasks(args: argparse.Namespace) -> int:
                         f"{' '.join(str(e).split()) or type(e).__name__}"}, lock)
         return 2
     workers = len(client.scheduler_info().get("workers", {}))
+    # Set on a cancel: the games running on workers stop too.
+    stop = Event(f"duel-stop-{os.getpid()}-{time.monotonic_ns()}", client=client)
     _emit({"ready": True, "workers": workers}, lock)
 
     # Step 1. stdin on a thread of its own: tasks and a cancel arrive any time.
@@ -203,6 +222,7 @@ def _tasks(args: argparse.Namespace) -> int:
     out = pathlib.Path(args.out).resolve()
     bundles: Dict[str, Any] = {}  # prepared folder (relative to DIR) -> scattered bytes
     pending: Dict[Any, Dict[str, Any]] = {}  # future -> its task
+    submitted = 0  # tasks run in the order they came (Dask's priority)
     closed = False
     lost_since: Optional[float] = None
     try:
@@ -217,8 +237,19 @@ def _tasks(args: argparse.Namespace) -> int:
                     closed = True
                     break
                 if message.get("cancel"):
+                    stop.set()
                     client.cancel(list(pending))
+                    pending.clear()
                     return 130
+                if isinstance(message.get("cancel_keys"), list):
+                    unwanted = set(map(str, message["cancel_keys"]))
+                    dropped = [f for f, t in pending.items() if str(t["key"]) in unwanted]
+                    for key in unwanted:
+                        Event(f"{stop.name}-{key}", client=client).set()
+                    client.cancel(dropped)
+                    for f in dropped:
+                        pending.pop(f, None)
+                    continue
                 task = message.get("task")
                 if not isinstance(task, dict) or "key" not in task:
                     continue
@@ -235,9 +266,10 @@ def _tasks(args: argparse.Namespace) -> int:
                         shipped[rel] = bundles[rel]
                 future = client.submit(run_on_worker, task, shipped,
                                        str(out) if args.shared else "", args.duel,
-                                       str(task.get("build", "")),
+                                       str(task.get("build", "")), stop.name,
                                        key=f"duel-{task['key']}-{time.monotonic_ns()}",
-                                       pure=False)
+                                       pure=False, priority=-submitted)
+                submitted += 1
                 pending[future] = task
 
             # Step 3. Finished tasks, reported as they end.
@@ -264,6 +296,8 @@ def _tasks(args: argparse.Namespace) -> int:
                             _emit({"key": key, "error": f"the cluster could not run {key}: "
                                                         f"{type(e).__name__}"}, lock)
                         return 2
+                    if result.get("cancelled"):
+                        continue
                     if "error" in result:
                         _emit({"key": key, "error": result["error"]}, lock)
                         return 2

@@ -85,8 +85,7 @@ Cluster::~Cluster() {
   if (m_bridge) m_bridge->stop("", 5.0);
 }
 
-Result<bool> Cluster::run(const std::vector<const json*>& tasks,
-                          const std::function<void(const json&)>& on_entry,
+Result<bool> Cluster::run(const std::vector<const json*>& tasks, const OnEntry& on_entry,
                           const std::atomic<bool>* cancel) {
   // Step 1. Every task, with this build's id.
   std::set<std::string> waiting;
@@ -119,7 +118,19 @@ Result<bool> Cluster::run(const std::vector<const json*>& tasks,
     if (!message.contains("entry") || !message.contains("key")) continue;
     const std::string key = message["key"];
     if (waiting.erase(key) == 0) continue;  // one entry a task, whatever Dask did
-    on_entry(message["entry"]);
+    const Reply reply = on_entry(message["entry"]);
+    if (!reply.go_on) {
+      (void)m_bridge->write_line(R"({"cancel": true})", Clock::now() + std::chrono::seconds(2));
+      return false;
+    }
+    json dropped = json::array();
+    for (const auto& k : reply.cancel) {
+      if (waiting.erase(k) > 0) dropped.push_back(k);
+    }
+    if (!dropped.empty() && !m_bridge->write_line(json{{"cancel_keys", dropped}}.dump(),
+                                                  Clock::now() + std::chrono::seconds(60))) {
+      return fail("cluster: the bridge stopped reading (" + last_line(m_log) + ")");
+    }
   }
   return true;
 }

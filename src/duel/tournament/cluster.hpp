@@ -44,13 +44,22 @@ class Cluster {
 
   [[nodiscard]] int workers() const noexcept { return m_workers; }
 
+  // What the caller says after an entry: go on, cancelling the tasks it no
+  // longer needs (by key), or stop.
+  struct Reply {
+    bool go_on = true;
+    std::vector<std::string> cancel;
+  };
+  using OnEntry = std::function<Reply(const nlohmann::json&)>;
+
   // Runs `tasks` (each gets this build's id, so a worker of another build
   // refuses it), calling `on_entry` with each entry as it ends, in the order
-  // they end. Returns when all have ended, `cancel` is set (false), or the
-  // cluster fails (the error, one line; entries handed over before stay).
+  // they end. Returns true when all have ended or been cancelled; false when
+  // `cancel` is set or `on_entry` says stop (the tasks not yet ended are
+  // cancelled on the cluster, running ones stopped); the error (one line)
+  // when the cluster fails. Entries handed over stay handed over.
   [[nodiscard]] Result<bool> run(const std::vector<const nlohmann::json*>& tasks,
-                                 const std::function<void(const nlohmann::json&)>& on_entry,
-                                 const std::atomic<bool>* cancel);
+                                 const OnEntry& on_entry, const std::atomic<bool>* cancel);
 
  private:
   explicit Cluster(std::unique_ptr<Subprocess> bridge) : m_bridge(std::move(bridge)) {}

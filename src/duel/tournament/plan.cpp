@@ -46,24 +46,18 @@ using json = nlohmann::json;
                         const std::array<json, 2>& sides, const std::array<std::uint64_t, 2>& seeds,
                         int number, const Opening& opening, const json& pairing) {
   const Options& o = f.options;
-  return {{"key", key},
-          {"kind", "game"},
-          {"stage", stage},
-          {"round", round},
-          {"pairing", pairing},
-          {"game", o.game},
-          {"start", opening.start},
-          {"opening", opening.moves},
-          {"sides", {sides[0], sides[1]}},
-          {"seeds", {seeds[0], seeds[1]}},
-          {"seconds", seconds_of(o, number)},
-          {"timeout", o.timeout},
-          {"max_turns", o.max_turns},
-          {"cpu", cpu_name(o)},
-          {"lenient", lenient(o)},
-          {"disk_limit", o.disk_mb << 20},
-          {"wall_factor", o.wall_factor},
-          {"dir", "games/" + task_folder(key)}};
+  json t = game_task(key, o.game, opening, sides, seeds, "games/" + task_folder(key));
+  t.update({{"stage", stage},
+            {"round", round},
+            {"pairing", pairing},
+            {"seconds", seconds_of(o, number)},
+            {"timeout", o.timeout},
+            {"max_turns", o.max_turns},
+            {"cpu", cpu_name(o)},
+            {"lenient", lenient(o)},
+            {"disk_limit", o.disk_mb << 20},
+            {"wall_factor", o.wall_factor}});
+  return t;
 }
 
 // Every game of `pairs` (indices into the entrants), `games` each, by the

@@ -15,16 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "duel/tournament/tasks.hpp"
 #include "duel/tournament/tournament.hpp"
 
 namespace duel::tournament {
-
-// Where games 2p and 2p+1 of a pairing start: a position ("" = the game's
-// start) and moves played from it (a random opening).
-struct Opening {
-  std::string start;
-  std::vector<std::string> moves;
-};
 
 struct Field {
   const Options& options;

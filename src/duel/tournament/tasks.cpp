@@ -1,5 +1,7 @@
 #include "duel/tournament/tasks.hpp"
 
+#include "duel/tournament/split_solve.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -19,6 +21,7 @@
 #include "duel/referee/referee.hpp"
 #include "duel/registry/agents.hpp"
 #include "duel/registry/games.hpp"
+#include "duel/tournament/split_solve.hpp"
 
 namespace duel::tournament {
 namespace {
@@ -201,6 +204,13 @@ json game_task(S start, const json& task, const TaskEnv& env) {
   match.timeout = task.value("timeout", 0.0);
   match.max_turns = task.value("max_turns", 0);
   match.tie_to_more_time = std::string_view(S::kName) == "checkers";
+  if (const auto a = task.value("adjudication", json::object()); !a.empty()) {
+    match.adjudication.draw_after = a.value("draw_after", 0);
+    match.adjudication.draw_count = a.value("draw_count", 0);
+    match.adjudication.draw_score = a.value("draw_score", 0);
+    match.adjudication.resign_count = a.value("resign_count", 0);
+    match.adjudication.resign_score = a.value("resign_score", 0);
+  }
   match.stop = env.cancel;
   auto rec = play::play_match<S>(start, {players[0].get(), players[1].get()}, match);
   if (env.cancel != nullptr && env.cancel->load()) return nullptr;
@@ -211,15 +221,17 @@ json game_task(S start, const json& task, const TaskEnv& env) {
   for (const char* side : {"black", "white"}) prune(dir / side);
 
   // Step 3. The record in the game's own format (PGN, PDN) or as JSON.
+  // (game.json always: each move's time and search statistics, as duel
+  // arena --records writes them.)
   fs::path file = dir / "game.json";
+  std::ofstream(file) << play::to_json(rec).dump() << '\n';
   if constexpr (S::kRecordFormat != games::RecordFormat::none) {
     file = dir / fmt::format("game.{}", play::format_name(S::kRecordFormat));
-    play::RecordTags tags = {{"Event", "duel tournament"}, {"Round", key}};
+    play::RecordTags tags = {{"Event", task.value("event", "duel tournament")},
+                             {"Round", task.value("round_tag", key)}};
     for (auto& side : play::side_tags<S>(names)) tags.push_back(std::move(side));
     tags.emplace_back("Termination", play::termination(rec));
     std::ofstream(file) << play::game_record(rec, start, tags);
-  } else {
-    std::ofstream(file) << play::to_json(rec).dump() << '\n';
   }
   json moves = json::array();
   for (const auto& m : rec.moves) moves.push_back(m.text);
@@ -237,12 +249,27 @@ json game_task(S start, const json& task, const TaskEnv& env) {
 
 }  // namespace
 
+json game_task(const std::string& key, const std::string& game, const Opening& opening,
+               const std::array<json, 2>& sides, const std::array<std::uint64_t, 2>& seeds,
+               const std::string& dir) {
+  return {{"key", key},
+          {"kind", "game"},
+          {"game", game},
+          {"start", opening.start},
+          {"opening", opening.moves},
+          {"sides", {sides[0], sides[1]}},
+          {"seeds", {seeds[0], seeds[1]}},
+          {"dir", dir}};
+}
+
 json run_task(const json& task, const TaskEnv& env) {
   // Step 1. The task by its kind.
   const std::string kind = task.value("kind", "");
   json entry;
   if (kind == "single") {
     entry = single_task(task, env);
+  } else if (kind == "solve") {
+    entry = solve_task(task);
   } else if (kind == "bye") {
     entry = {{"key", task["key"]},
              {"kind", "bye"},

@@ -14,19 +14,67 @@
 //    "opening": [moves played from the start before the game],
 //    "sides": [SIDE, SIDE] (Player 1 first), "seeds": [A, B],
 //    "seconds": program clock, "timeout", "max_turns", "cpu", "lenient",
-//    "dir": its folder under the output folder}
+//    "dir": its folder under the output folder; optional "adjudication":
+//    {"draw_after", "draw_count", "draw_score", "resign_count",
+//    "resign_score"} as duel arena's --draw and --resign, and "event" and
+//    "round_tag" for the record's tags}
 // where a SIDE is {"name", "agent": Duel agent spec} or {"name", "program":
 // command, "source": prepared folder ("" = none)}.
 // A single move: {"key", "kind": "single", "student", "program", "source",
 //    "position", "fen", "seconds", "cpu", "lenient", "wall_factor", "dir"}.
 // A bye: {"key", "kind": "bye", "player", "points"}.
+// A subtree to solve (duel solve --scheduler, split_solve.hpp): {"key",
+// "kind": "solve", "game", "start", "hash"}.
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "duel/arena/arena.hpp"
+
 namespace duel::tournament {
+
+// Where games 2p and 2p+1 of a pairing start: a position ("" = the game's
+// start) and moves played from it (a random opening).
+struct Opening {
+  std::string start;
+  std::vector<std::string> moves;
+};
+
+// The opening of pair `pair` from the arena's book (arena/openings.hpp),
+// as a task names it: a position from a list, or a random line as moves
+// from `start` (given as a position when `custom_start`, the `--fen` of a
+// command).
+template <games::PlayableGame S>
+[[nodiscard]] Opening opening_for(const arena::Openings<S>& book, const S& start, bool custom_start,
+                                  int pair, std::uint64_t seed) {
+  std::vector<typename S::Move> line;
+  const S at = book.for_pair(start, pair, seed, &line);
+  Opening out;
+  if (line.empty()) {
+    if (!book.list.empty() || custom_start) out.start = at.to_text();
+    return out;
+  }
+  if (custom_start) out.start = start.to_text();
+  S s = start;
+  for (const auto& m : line) {
+    out.moves.push_back(s.move_text(m));
+    s = s.result(m);
+  }
+  return out;
+}
+
+// The fields every game task has; callers add theirs (clocks, limits,
+// where it stands in the tournament).
+[[nodiscard]] nlohmann::json game_task(const std::string& key, const std::string& game,
+                                       const Opening& opening,
+                                       const std::array<nlohmann::json, 2>& sides,
+                                       const std::array<std::uint64_t, 2>& seeds,
+                                       const std::string& dir);
 
 struct TaskEnv {
   std::filesystem::path out;                  // the tournament's folder; tasks' paths are under it

@@ -102,23 +102,10 @@ using json = nlohmann::json;
   if (!game) return fail(game.error());
   return std::visit(
       [&](const auto& start) -> Result<std::function<Opening(int)>> {
-        using S = std::decay_t<decltype(start)>;
         auto book = arena::parse_openings(start, o.openings, o.openings_random, o.seed);
         if (!book) return fail(book.error());
         return std::function<Opening(int)>([start, book = std::move(*book), seed = o.seed](int p) {
-          std::vector<typename S::Move> line;
-          S at = book.for_pair(start, p, seed, &line);
-          Opening out;
-          S s = start;
-          if (line.empty()) {
-            out.start = book.list.empty() ? std::string() : at.to_text();
-            return out;
-          }
-          for (const auto& m : line) {
-            out.moves.push_back(s.move_text(m));
-            s = s.result(m);
-          }
-          return out;
+          return opening_for(book, start, false, p, seed);
         });
       },
       *game);
@@ -230,7 +217,10 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
       for (const json* t : todo) by_key[(*t)["key"].get<std::string>()] = t;
       auto ran = cluster->run(
           todo,
-          [&](const json& entry) { journaled(*by_key.at(entry["key"].get<std::string>()), entry); },
+          [&](const json& entry) {
+            journaled(*by_key.at(entry["key"].get<std::string>()), entry);
+            return Cluster::Reply{};
+          },
           o.cancel);
       if (!ran) return fail(ran.error());
     } else {

@@ -70,6 +70,8 @@ class State {
   [[nodiscard]] bool is_terminal() const;
   [[nodiscard]] Value utility() const;  // terminal only: ±1, or ±k for 1b (First's view)
   [[nodiscard]] std::uint64_t key() const;
+  // The largest |utility()| the game can reach: a win of it cannot be bettered.
+  [[nodiscard]] Value max_payoff() const noexcept { return m_variant == Variant::V1b ? m_n : 1; }
 
   // Step 2. Ordering and history hooks for the engine.
   [[nodiscard]] int order_hint(const Move& m) const;

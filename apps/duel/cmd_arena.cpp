@@ -155,16 +155,9 @@ Result<bool> on_cluster(const S& start, const ArenaOptions& o,
                         const std::function<bool(const arena::GameSlot&, Value)>& score) {
   namespace fs = std::filesystem;
   // Step 1. A folder for the tasks' files, removed at the end.
-  std::string pattern = (fs::temp_directory_path() / "duel-arena-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) return fail("--scheduler: cannot make a folder");
-  const fs::path work = pattern;
-  struct Remove {
-    fs::path dir;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove{work};
+  const tournament::ScratchDir scratch("duel-arena");
+  if (scratch.dir.empty()) return fail("--scheduler: cannot make a folder");
+  const fs::path& work = scratch.dir;
   // Step 2. A task a slot, seeded as the local run seeds it.
   std::vector<nlohmann::json> tasks;
   tasks.reserve(slots.size());
@@ -197,10 +190,7 @@ Result<bool> on_cluster(const S& start, const ArenaOptions& o,
   todo.reserve(tasks.size());
   for (const auto& t : tasks) todo.push_back(&t);
   // Step 3. The cluster plays them; each result is written and scored.
-  std::error_code ec;
-  auto cluster = tournament::Cluster::connect(
-      {o.scheduler, work, false,
-       o.worker_duel.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : o.worker_duel});
+  auto cluster = tournament::Cluster::connect({o.scheduler, work, false, o.worker_duel});
   if (!cluster) return fail(cluster.error());
   return (*cluster)->run(
       todo,
@@ -543,10 +533,7 @@ Command add_arena(CLI::App& app) {
   sub->add_option("--pdnout", o->pdnout, "Checkers: append every game as PDN");
   sub->add_option("--pgnout", o->pgnout,
                   "5x5 chess: append every game as PGN ([Variant], [FEN], SAN moves)");
-  sub->add_option("--scheduler", o->scheduler,
-                  "Play every game on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
-  sub->add_option("--worker-duel", o->worker_duel,
-                  "With --scheduler: where workers find duel (default: this binary's path)");
+  add_cluster_options(sub, o->scheduler, o->worker_duel, "Play every game");
   sub->add_flag("--json", o->json, "One JSON document");
   return {sub, [o] {
             return with_game(o->game, o->state, [&](const auto& s) { return run_arena(s, *o); });

@@ -37,10 +37,7 @@ struct SolveOptions {
 int run_split_solve(const registry::AnyGame& game, const SolveOptions& o) {
   tournament::SplitOptions options;
   options.scheduler = o.scheduler;
-  std::error_code ec;
-  options.worker_duel = o.worker_duel.empty()
-                            ? std::filesystem::read_symlink("/proc/self/exe", ec).string()
-                            : o.worker_duel;
+  options.worker_duel = o.worker_duel;
   options.split = o.split;
   options.hash_mb = o.hash_mb;
   options.all_subtrees = o.all_subtrees;
@@ -62,7 +59,8 @@ int run_split_solve(const registry::AnyGame& game, const SolveOptions& o) {
                         {"positions", r->positions},
                         {"subtrees", r->tasks},
                         {"solved", r->solved},
-                        {"cancelled", r->cancelled}};
+                        {"cancelled", r->cancelled},
+                        {"task_max_rss_mb", r->task_max_rss_kb / 1024}};
     std::cout << j.dump() << '\n';
     return 0;
   }
@@ -150,10 +148,7 @@ Command add_solve(CLI::App& app) {
   sub->add_flag(
       "--no-ordering", [o](std::int64_t) { o->ordering = false; },
       "Search moves in generation order (TT move still first)");
-  sub->add_option("--scheduler", o->scheduler,
-                  "Solve on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
-  sub->add_option("--worker-duel", o->worker_duel,
-                  "With --scheduler: where workers find duel (default: this binary's path)");
+  add_cluster_options(sub, o->scheduler, o->worker_duel, "Solve");
   sub->add_option("--split", o->split,
                   "With --scheduler: plies expanded here; the positions below are the tasks")
       ->check(CLI::Range(1, 8))

@@ -309,11 +309,7 @@ Command add_tournament(CLI::App& app) {
                   "MiB a program's folder may hold, its files and logs (over it loses)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  sub->add_option("--scheduler", a->scheduler,
-                  "Run every task on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
-  sub->add_option("--worker-duel", a->worker_duel,
-                  "With --scheduler: where workers find duel (default: this binary's path, "
-                  "then $DUEL_BIN, then duel on PATH)");
+  add_cluster_options(sub, a->scheduler, a->worker_duel, "Run every task");
   sub->add_flag("--shared-dir", a->shared_dir,
                 "With --scheduler: --out is on every host at the same path (nothing shipped)");
   sub->add_flag("--quiet", a->quiet, "No progress on stderr");

@@ -46,6 +46,17 @@ Command add_tournament(CLI::App& app);
 Command add_task(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
+// --scheduler and --worker-duel, as every command that runs on a Dask
+// cluster names them (docs/cluster.md); `what` begins the first's help.
+inline void add_cluster_options(CLI::App* sub, std::string& scheduler, std::string& worker_duel,
+                                const std::string& what) {
+  sub->add_option("--scheduler", scheduler,
+                  what + " on this Dask cluster (tcp://HOST:PORT; docs/cluster.md)");
+  sub->add_option("--worker-duel", worker_duel,
+                  "With --scheduler: where workers find duel (default: this binary's path, "
+                  "then $DUEL_BIN, then duel on PATH)");
+}
+
 inline int bad_input(const std::string& message) {
   std::string line = message;
   for (char& c : line) {

@@ -142,6 +142,21 @@ def entries(folder):
     return [json.loads(line) for line in lines[1:]]
 
 
+def run_killing(args, out, kill):
+    """Runs duel with `args`, calls `kill` once two entries are journaled in `out`,
+    and returns the run's status and stderr."""
+    p = subprocess.Popen([duel_bin(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and p.poll() is None:
+        if (out / "journal.jsonl").exists() and len(entries(out)) >= 2:
+            break
+        time.sleep(0.05)
+    kill()
+    _, err = p.communicate(timeout=300)
+    return p.returncode, err
+
+
 def test_the_same_table_locally_and_on_the_cluster(tmp_path, cluster):
     """One process, two processes, and two Dask workers: the same games and the same
     table; every entry once, naming the host that played it; the records come back."""
@@ -164,17 +179,9 @@ def test_a_killed_worker_changes_nothing(tmp_path, cluster, long_local):
     """One of the two workers killed in the middle: its game is played again by the
     other, counted once, and the table is the local run's."""
     out = tmp_path / "dask"
-    p = subprocess.Popen([duel_bin(), *LONG, "--out", str(out), "--scheduler",
-                          cluster.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and p.poll() is None:
-        if (out / "journal.jsonl").exists() and len(entries(out)) >= 2:
-            break
-        time.sleep(0.05)
-    cluster.kill("worker0")
-    _, err = p.communicate(timeout=300)
-    assert p.returncode == 0, err
+    status, err = run_killing([*LONG, "--out", str(out), "--scheduler", cluster.address], out,
+                              lambda: cluster.kill("worker0"))
+    assert status == 0, err
     got = entries(out)
     assert len(got) == 12 and len({e["key"] for e in got}) == 12
     assert table(out) == long_local
@@ -188,19 +195,11 @@ def test_the_scheduler_gone_stops_cleanly_and_the_same_command_resumes(tmp_path,
     out = tmp_path / "dask"
     args = [*LONG, "--out", str(out), "--scheduler", first.address]
     try:
-        p = subprocess.Popen([duel_bin(), *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and p.poll() is None:
-            if (out / "journal.jsonl").exists() and len(entries(out)) >= 2:
-                break
-            time.sleep(0.05)
-        first.kill("scheduler")
-        _, err = p.communicate(timeout=120)
+        status, err = run_killing(args, out, lambda: first.kill("scheduler"))
     finally:
         first.stop()
     done = len(entries(out))
-    assert p.returncode == 2, (done, err)  # the kill landed in the middle
+    assert status == 2, (done, err)  # the kill landed in the middle
     assert err.count("\n") == 1 and "scheduler" in err, err
     assert done >= 2
     second = Cluster(tmp_path)
@@ -382,17 +381,9 @@ def test_three_hosts_in_network_namespaces(tmp_path, long_local):
             c.start_worker("worker0", ADDRESSES["worker0"])
             c.start_worker("worker1", ADDRESSES["worker1"])
             out = tmp_path / "hosts"
-            p = subprocess.Popen([duel_bin(), *LONG, "--out", str(out), "--scheduler",
-                                  c.address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True)
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and p.poll() is None:
-                if (out / "journal.jsonl").exists() and len(entries(out)) >= 2:
-                    break
-                time.sleep(0.05)
-            c.kill("worker0")
-            _, err = p.communicate(timeout=300)
-            assert p.returncode == 0, err
+            status, err = run_killing([*LONG, "--out", str(out), "--scheduler", c.address],
+                                      out, lambda: c.kill("worker0"))
+            assert status == 0, err
         finally:
             c.stop()
         assert table(out) == long_local

@@ -283,8 +283,9 @@ class Tree {
 };
 
 // Waits up to `seconds` for the root to end (woken at once by its pidfd)
-// or for output to drain.
-void wait_a_little(int pidfd, std::array<Stream, 2>& streams, std::uint64_t limit, double seconds) {
+// or for output to drain (up to just past `stop_past` bytes a stream).
+void wait_a_little(int pidfd, std::array<Stream, 2>& streams, std::uint64_t limit,
+                   std::uint64_t stop_past, double seconds) {
   std::array<pollfd, 3> p{};
   nfds_t n = 0;
   for (const int fd : {pidfd, streams[0].pipe, streams[1].pipe}) {
@@ -297,7 +298,7 @@ void wait_a_little(int pidfd, std::array<Stream, 2>& streams, std::uint64_t limi
   } else {
     ::ppoll(p.data(), n, &ts, nullptr);
   }
-  for (auto& s : streams) drain(s, limit, false);
+  for (auto& s : streams) drain(s, limit, false, stop_past);
 }
 
 [[nodiscard]] bool root_ended(pid_t pid) {
@@ -412,7 +413,7 @@ RunResult run_agent(const RunSpec& spec) {
     double until = next_scan - wall;
     if (spec.wall_limit > 0.0) until = std::min(until, spec.wall_limit - wall);
     if (spec.disk_limit > 0) until = std::min(until, next_disk_check - wall);
-    wait_a_little(pidfd, child.streams, spec.log_limit, std::max(until, 0.0005));
+    wait_a_little(pidfd, child.streams, spec.log_limit, spec.output_limit, std::max(until, 0.0005));
   }
   r.wall_seconds = clock.seconds();
   if (pidfd >= 0) ::close(pidfd);

@@ -27,7 +27,7 @@ namespace duel::referee::detail {
 // Reads what the pipe holds now (or, `to_end`, until every writer is gone,
 // for at most a second), logging up to `limit` bytes in all and counting
 // the rest.
-void drain(Stream& s, std::uint64_t limit, bool to_end) {
+void drain(Stream& s, std::uint64_t limit, bool to_end, std::uint64_t stop_past) {
   if (s.pipe < 0) return;
   std::array<char, 65536> buffer{};
   const WallClock clock;
@@ -46,6 +46,7 @@ void drain(Stream& s, std::uint64_t limit, bool to_end) {
     if (keep > 0 && s.log >= 0) (void)!::write(s.log, buffer.data(), keep);
     s.written += keep;
     s.dropped += got - keep;
+    if (!to_end && stop_past > 0 && s.written + s.dropped > stop_past) return;
   }
 }
 

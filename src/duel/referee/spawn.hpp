@@ -37,8 +37,10 @@ struct Spawned {
 
 // Reads what the pipe holds now (or, `to_end`, until every writer is gone,
 // for at most a second), logging up to `limit` bytes in all and counting
-// the rest.
-void drain(Stream& s, std::uint64_t limit, bool to_end);
+// the rest. Not `to_end`, it stops reading once the stream has passed
+// `stop_past` bytes (0 = never): a flood then waits on a full pipe for the
+// output limit's kill instead of running on.
+void drain(Stream& s, std::uint64_t limit, bool to_end, std::uint64_t stop_past = 0);
 
 // Bytes written to both streams so far, logged or dropped.
 [[nodiscard]] std::uint64_t output_of(const Spawned& child);

@@ -30,6 +30,16 @@ using Clock = Subprocess::Clock;
 
 }  // namespace
 
+ScratchDir::ScratchDir(const std::string& prefix) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) != nullptr) dir = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  if (!dir.empty()) fs::remove_all(dir, ec);
+}
+
 fs::path python_package_dir() {
   std::error_code ec;
   if (const char* env = std::getenv("DUEL_PYTHONPATH"); env != nullptr && *env != '\0') {
@@ -54,9 +64,11 @@ Result<std::unique_ptr<Cluster>> Cluster::connect(const Settings& s) {
     path += std::string(":") + old;
   }
   ::setenv("PYTHONPATH", path.c_str(), 1);
-  std::vector<std::string> argv = {"/usr/bin/python3", "-m",         "duel.cluster", "tasks",
-                                   "--scheduler",      s.scheduler,  "--out",        s.out.string(),
-                                   "--duel",           s.worker_duel};
+  const std::string duel =
+      s.worker_duel.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : s.worker_duel;
+  std::vector<std::string> argv = {"/usr/bin/python3", "-m",        "duel.cluster", "tasks",
+                                   "--scheduler",      s.scheduler, "--out",        s.out.string(),
+                                   "--duel",           duel};
   if (s.shared) argv.emplace_back("--shared");
   const fs::path log = s.out / "cluster.log";
   auto bridge = Subprocess::start(argv, log);

@@ -26,13 +26,24 @@ namespace duel::tournament {
 // beside this binary's build/bin. Empty when neither holds it.
 [[nodiscard]] std::filesystem::path python_package_dir();
 
+// A scratch folder for a run that has no output folder of its own (an
+// arena, a solve): the bridge's log and the tasks' files, removed at the
+// end. `dir` is empty when it could not be made.
+struct ScratchDir {
+  std::filesystem::path dir;
+  explicit ScratchDir(const std::string& prefix);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
 class Cluster {
  public:
   struct Settings {
     std::string scheduler;      // tcp://HOST:PORT
     std::filesystem::path out;  // the tournament's folder
     bool shared = false;        // `out` is on every host at the same path
-    std::string worker_duel;    // where workers look for duel first
+    std::string worker_duel;    // where workers look for duel first ("": this binary's path)
   };
 
   // Starts the bridge and waits until it has reached the scheduler; errors

@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <fmt/format.h>
 
 #include "duel/agents/search_agents.hpp"
@@ -39,21 +41,6 @@ template <class S>
     return 1;
   }
 }
-
-// A folder for the bridge's log, removed at the end.
-struct WorkDir {
-  fs::path dir;
-  WorkDir() {
-    std::string pattern = (fs::temp_directory_path() / "duel-solve-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) dir = pattern;
-  }
-  ~WorkDir() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-};
 
 template <games::PlayableGame S>
 class SplitSolver {
@@ -90,7 +77,7 @@ class SplitSolver {
 
     // Step 2. The tasks on the cluster, combined as they end.
     if (!m_nodes[0].resolved) {
-      WorkDir work;
+      const ScratchDir work("duel-solve");
       if (work.dir.empty()) return fail("--scheduler: cannot make a folder");
       auto cluster =
           Cluster::connect({m_options.scheduler, work.dir, false, m_options.worker_duel});
@@ -114,6 +101,7 @@ class SplitSolver {
             open.erase(t);
             ++out.solved;
             out.nodes += entry.value("nodes", std::uint64_t{0});
+            out.task_max_rss_kb = std::max(out.task_max_rss_kb, entry.value("max_rss_kb", 0L));
             Task& task = m_tasks[static_cast<std::size_t>(t)];
             task.pv = entry.value("pv", std::vector<std::string>{});
             for (const int leaf : task.leaves)
@@ -324,7 +312,10 @@ json solve_task(const json& task) {
         options.first_depth = kMaxPly;  // no heuristic: to the end at once
         const auto engine = games::make_solver<S>(options);
         const auto r = search::solve(start, *engine, search::Limits{});
+        rusage usage{};
+        ::getrusage(RUSAGE_SELF, &usage);
         return {{"key", key},
+                {"max_rss_kb", usage.ru_maxrss},
                 {"kind", "solve"},
                 {"exact", r.exact},
                 {"value", r.value},

@@ -40,11 +40,12 @@ struct SplitResult {
   Value value = 0;       // Player::First's view, as search::solve's
   bool shortest = true;  // false: a cut-off decided a win, a faster one may exist
   std::vector<std::string> pv;
-  std::uint64_t nodes = 0;  // the workers' nodes, every task that ended
-  int positions = 0;        // the driver's tree
-  int tasks = 0;            // positions at the split, each once
-  int solved = 0;           // tasks that ended
-  int cancelled = 0;        // tasks no longer needed
+  std::uint64_t nodes = 0;   // the workers' nodes, every task that ended
+  int positions = 0;         // the driver's tree
+  int tasks = 0;             // positions at the split, each once
+  int solved = 0;            // tasks that ended
+  int cancelled = 0;         // tasks no longer needed
+  long task_max_rss_kb = 0;  // the largest task's peak memory (its table and tree)
   double seconds = 0.0;
 };
 

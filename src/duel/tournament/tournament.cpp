@@ -196,9 +196,7 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
   };
   std::unique_ptr<Cluster> cluster;
   if (!o.scheduler.empty()) {
-    auto connected = Cluster::connect(
-        {o.scheduler, env.out, o.shared_dir,
-         o.worker_duel.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : o.worker_duel});
+    auto connected = Cluster::connect({o.scheduler, env.out, o.shared_dir, o.worker_duel});
     if (!connected) return fail(connected.error());
     cluster = std::move(*connected);
   }

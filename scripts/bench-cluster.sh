@@ -29,7 +29,10 @@ port=$((20000 + RANDOM % 20000))
 address="tcp://127.0.0.1:$port"
 pids=()
 stop_all() {
-  for p in "${pids[@]}"; do kill -9 -- "-$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do
+    kill -9 -- "-$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
   pids=()
 }
 trap 'stop_all; rm -rf "$work"' EXIT
@@ -113,7 +116,7 @@ if [ "$solve" -gt 0 ]; then
   echo "solve $spec one process: $(cat "$work/solve.json") $(tail -1 "$work/time.txt")"
   for n in 1 2; do
     [ "$n" -eq 2 ] && add_worker 2
-    /usr/bin/time -f "%e s wall, driver %M KB peak" "$duel" solve "$spec" --hash "$hash" --json \
+    /usr/bin/time -f "%e s wall" "$duel" solve "$spec" --hash "$hash" --json \
       --scheduler "$address" 2>"$work/time.txt" >"$work/solve.json"
     echo "solve $spec on $n worker(s): $(cat "$work/solve.json") $(tail -1 "$work/time.txt")"
   done

@@ -1,9 +1,11 @@
 // duel solve GAME: the exact value of a position and a principal variation.
-#include <filesystem>
+#include <array>
 #include <iostream>
 #include <memory>
-#include <system_error>
+#include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +33,21 @@ struct SolveOptions {
   int split = 2;
   bool all_subtrees = false;
 };
+
+// The value and the line as text, the same from one machine or a cluster;
+// `note` follows the plies (a cut-off's line may not be the shortest).
+void print_solution(const std::string& spec, const std::array<std::string_view, 2>& sides,
+                    Value value, const std::vector<std::string>& pv, std::string_view note) {
+  std::string line;
+  for (const auto& m : pv) line += (line.empty() ? "" : " ") + m;
+  const Value v = proven_payoff(value);
+  std::cout << fmt::format("{}: value {} for {} ({}), {} plies to the end{}\n", spec, v, sides[0],
+                           v > 0   ? fmt::format("{} wins", sides[0])
+                           : v < 0 ? fmt::format("{} wins", sides[1])
+                                   : std::string("draw"),
+                           value == 0 ? static_cast<int>(pv.size()) : plies_to_end(value), note);
+  std::cout << "principal variation: " << line << '\n';
+}
 
 // The same question on a Dask cluster: subtrees below the first plies as
 // tasks (tournament/split_solve.hpp).
@@ -64,26 +81,14 @@ int run_split_solve(const registry::AnyGame& game, const SolveOptions& o) {
     std::cout << j.dump() << '\n';
     return 0;
   }
-  return std::visit(
-      [&](const auto& s) {
-        using S = std::decay_t<decltype(s)>;
-        const auto& sides = S::kSideNames;
-        std::string line;
-        for (const auto& m : r->pv) line += (line.empty() ? "" : " ") + m;
-        std::cout << fmt::format(
-            "{}: value {} for {} ({}), {} plies to the end{}\n", spec, v, sides[0],
-            v > 0   ? fmt::format("{} wins", sides[0])
-            : v < 0 ? fmt::format("{} wins", sides[1])
-                    : std::string("draw"),
-            r->value == 0 ? static_cast<int>(r->pv.size()) : plies_to_end(r->value),
-            r->shortest ? "" : " on this line (a shorter win may exist)");
-        std::cout << "principal variation: " << line << '\n';
-        std::cout << fmt::format(
-            "nodes: {}, time: {:.3f} s; {} subtrees at ply {}: {} solved, {} not needed\n",
-            r->nodes, r->seconds, r->tasks, o.split, r->solved, r->cancelled);
-        return 0;
-      },
-      game);
+  const auto sides =
+      std::visit([](const auto& s) { return std::decay_t<decltype(s)>::kSideNames; }, game);
+  print_solution(spec, sides, r->value, r->pv,
+                 r->shortest ? "" : " on this line (a shorter win may exist)");
+  std::cout << fmt::format(
+      "nodes: {}, time: {:.3f} s; {} subtrees at ply {}: {} solved, {} not needed\n", r->nodes,
+      r->seconds, r->tasks, o.split, r->solved, r->cancelled);
+  return 0;
 }
 
 template <class S>
@@ -115,17 +120,7 @@ int run_solve(const S& start, const SolveOptions& o) {
     std::cout << j.dump() << '\n';
     return 0;
   }
-  std::string line;
-  for (const auto& m : pv) line += (line.empty() ? "" : " ") + m;
-  const Value v = proven_payoff(r.value);
-  const auto& sides = S::kSideNames;
-  std::cout << fmt::format("{}: value {} for {} ({}), {} plies to the end\n", start.spec(), v,
-                           sides[0],
-                           v > 0   ? fmt::format("{} wins", sides[0])
-                           : v < 0 ? fmt::format("{} wins", sides[1])
-                                   : std::string("draw"),
-                           r.value == 0 ? static_cast<int>(pv.size()) : plies_to_end(r.value));
-  std::cout << "principal variation: " << line << '\n';
+  print_solution(start.spec(), S::kSideNames, r.value, pv, "");
   std::cout << fmt::format("nodes: {}, time: {:.3f} s\n", r.stats.nodes(), r.stats.seconds);
   return 0;
 }

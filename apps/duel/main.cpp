@@ -28,7 +28,7 @@ constexpr Entry kCommands[] = {
     {"referee", duel::cli::add_referee},   {"uci", duel::cli::add_uci},
     {"tune", duel::cli::add_tune},         {"serve", duel::cli::add_serve},
     {"soak", duel::cli::add_soak},         {"tournament", duel::cli::add_tournament},
-    {"task", duel::cli::add_task},
+    {"task", duel::cli::add_task},         {"egdb", duel::cli::add_egdb},
 };
 
 int run(int argc, char** argv) {

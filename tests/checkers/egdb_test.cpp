@@ -321,6 +321,8 @@ TEST(EgdbFiles, WrittenTablesLoadBackAndBadOnesAreRefused) {
   auto loaded = Egdb::load(s.dir);
   ASSERT_TRUE(loaded.ok()) << loaded.error();
   EXPECT_EQ(loaded->max_pieces(), 3);
+  EXPECT_TRUE(loaded->has({1, 0, 0, 2}));
+  EXPECT_FALSE(loaded->has({2, 0, 0, 2}));
   const Egdb& db = tables4();
   for (const Signature& sig : loaded->signatures()) {
     const auto c = loaded->verify(sig);

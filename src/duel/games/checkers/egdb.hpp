@@ -101,6 +101,11 @@ class Egdb {
   [[nodiscard]] int max_pieces() const noexcept { return m_max_pieces; }
   // The loaded signatures, by piece count then order of signatures_of.
   [[nodiscard]] const std::vector<Signature>& signatures() const noexcept { return m_signatures; }
+  // Whether sig's table is loaded; table(sig) requires it.
+  [[nodiscard]] bool has(Signature sig) const noexcept {
+    return sig.id() >= 0 && sig.id() < kSignatureIds &&
+           m_slot[static_cast<std::size_t>(sig.id())] >= 0;
+  }
   [[nodiscard]] const TableView& table(Signature sig) const noexcept {
     return m_tables[static_cast<std::size_t>(m_slot[static_cast<std::size_t>(sig.id())])];
   }

@@ -31,11 +31,11 @@ void expect_the_scripts_outputs() {
         static_cast<double>(n1::forward(n1::net<Rules>(), n1::pieces_of(s->position()),
                                         s->to_move(), n1::Isa::Baseline)) /
         static_cast<double>(n1::kOutputScale);
-    EXPECT_NEAR(pawns, check.pawns, 0.05 + 0.02 * std::abs(check.pawns)) << check.fen;
+    EXPECT_NEAR(pawns, check.output, 0.05 + 0.02 * std::abs(check.output)) << check.fen;
   }
   // The checks are not all alike (a network reading nothing would pass
   // one): a queen up is far from the start.
-  EXPECT_GT(std::abs(n1::kCheck<Rules>[2].pawns - n1::kCheck<Rules>[0].pawns), 3.0F);
+  EXPECT_GT(std::abs(n1::kCheck<Rules>[2].output - n1::kCheck<Rules>[0].output), 3.0F);
 }
 
 TEST(N1, MatchesTheTrainedNetworkOnTheScriptsPositions) {

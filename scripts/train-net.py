@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Train heuristic n1's network on positions written by `duel tune --positions-out`.
 
-n1 (src/duel/games/minichess/net_eval.hpp, docs/net.md) is a small network
-seen from both sides, as NNUE's are: each side's pieces on their squares
-(its own and the enemy's, the board mirrored top to bottom for Black) feed
-one shared layer of H units; the side to move's H and the other side's H,
-clipped to [0, 1], feed 16 clipped units and then one output in pawns.
+n1 (src/duel/games/net/nnue.hpp, docs/net.md) is a small network seen from
+both sides, as NNUE's are: each side's pieces on their squares (its own and
+the enemy's, each side seeing the board from its own side: mirrored top to
+bottom for Black in 5x5 chess, turned 180 degrees for White in checkers)
+feed one shared layer of H units; the side to move's H and the other side's
+H, clipped to [0, 1], feed 16 clipped units and then one output in pawns
+(in checkers in hundreds of `tuned`'s units, a man about 1.7).
 
 The target of a position is (1 - W) * result + W * sigmoid(K * score), both
-from White's view (the game's result and the score the mover's search
+from Player 1's view (the game's result and the score the mover's search
 reported, or Fairy-Stockfish's: scripts/label-positions.py), and the
 loss the squared error of sigmoid(K * 100 * net * scale) against it,
 scale being e3's draw-clock factor (the network cannot see the clock).
@@ -47,9 +49,21 @@ import sys
 FILES = RANKS = 5
 SQUARES = FILES * RANKS
 PIECES = "pnbrqk"
-INPUTS = 2 * 6 * SQUARES
 HIDDEN2 = 16
-RULE_TYPES = {"gardner": "Gardner", "gardner-cs3243": "Cs3243", "minichess-comp472": "Comp472"}
+# The rule sets with a network: the C++ type its block specializes for, the
+# number of inputs per side (own and enemy pieces by type on their squares)
+# and the most pieces a position holds.
+RULE_TYPES = {"gardner": "Gardner", "gardner-cs3243": "Cs3243", "minichess-comp472": "Comp472",
+              "checkers": "State"}
+CHECKERS_SQUARES = 32
+
+
+def inputs_of(rules: str) -> int:
+    return 2 * 2 * CHECKERS_SQUARES if rules == "checkers" else 2 * 6 * SQUARES
+
+
+def max_pieces(rules: str) -> int:
+    return 24 if rules == "checkers" else 25
 
 
 def die(message: str) -> None:
@@ -58,7 +72,7 @@ def die(message: str) -> None:
     sys.exit(2)
 
 
-def features(fen: str) -> tuple[list[int], list[int], bool]:
+def chess_features(fen: str) -> tuple[list[int], list[int], bool]:
     """The active inputs seen by White and by Black, and whether White is to move.
 
     Input (0 own / 1 enemy) * 150 + type * 25 + square, squares a1 = 0 to e5
@@ -92,6 +106,44 @@ def features(fen: str) -> tuple[list[int], list[int], bool]:
     return white, black, parts[1] == "w"
 
 
+def checkers_features(fen: str) -> tuple[list[int], list[int], bool]:
+    """The active inputs seen by Black and by White, and whether Black is to move.
+
+    A PDN FEN (`B:W21,K22:B1,2`, a draw clock after it ignored): input
+    (0 own / 1 enemy) * 64 + (0 man / 1 king) * 32 + square, square 0..31
+    the standard number less one, turned 180 degrees for White (square
+    31 - s) so that both sides see the game from their own back row.
+    """
+    head = fen.split()[0] if fen.split() else ""
+    parts = head.split(":")
+    if len(parts) != 3 or parts[0] not in ("B", "W"):
+        raise ValueError(f"not a checkers FEN: {fen!r}")
+    black, white = [], []
+    seen = set()
+    for part in parts[1:]:
+        if not part or part[0] not in ("B", "W"):
+            raise ValueError(f"bad side {part!r} in {fen!r}")
+        is_black = part[0] == "B"
+        for item in filter(None, part[1:].split(",")):
+            king = item.startswith("K")
+            number = item[1:] if king else item
+            if not number.isdigit() or not 1 <= int(number) <= CHECKERS_SQUARES:
+                raise ValueError(f"bad square {item!r} in {fen!r}")
+            sq = int(number) - 1
+            if sq in seen:
+                raise ValueError(f"square {number} twice in {fen!r}")
+            seen.add(sq)
+            t = 1 if king else 0
+            black.append((0 if is_black else 1) * 64 + t * 32 + sq)
+            white.append((1 if is_black else 0) * 64 + t * 32 + (CHECKERS_SQUARES - 1 - sq))
+    return black, white, parts[0] == "B"
+
+
+def features(rules: str, fen: str) -> tuple[list[int], list[int], bool]:
+    """The active inputs seen by Player 1 and by Player 2, and whether Player 1 is to move."""
+    return checkers_features(fen) if rules == "checkers" else chess_features(fen)
+
+
 def numbered_lines(path):
     """The lines of a positions file, numbered from 1; a name ending in .xz
     is read decompressed (the kept positions of docs/experiments/strength)."""
@@ -109,7 +161,7 @@ def numbered_lines(path):
             die(f"--positions {path} after line {n}: cannot read: {e}")
 
 
-def load(paths, score_weight, k):
+def load(paths, rules, score_weight, k):
     """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale."""
     import numpy as np
     stm_idx, oth_idx, offsets = [], [], [0]
@@ -120,7 +172,7 @@ def load(paths, score_weight, k):
                 continue
             try:
                 j = json.loads(line)
-                w, b, white_to_move = features(j["fen"])
+                w, b, first_to_move = features(rules, j["fen"])
                 result = float(j["result"])
                 score = j.get("score")
                 s = float(j.get("scale", 1.0))
@@ -129,17 +181,18 @@ def load(paths, score_weight, k):
                 die(f"--positions {path} line {n}: {e}")
             if not 0.0 <= result <= 1.0:
                 die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
-            mine, theirs = (w, b) if white_to_move else (b, w)
-            # Pad to a fixed width of 25 pieces (one a square at most).
-            if len(mine) > 25:
-                die(f"--positions {path} line {n}: more than 25 pieces")
-            stm_idx.append(mine + [INPUTS] * (25 - len(mine)))
-            oth_idx.append(theirs + [INPUTS] * (25 - len(theirs)))
+            mine, theirs = (w, b) if first_to_move else (b, w)
+            # Pad to a fixed width (one piece a square at most).
+            width, pad = max_pieces(rules), inputs_of(rules)
+            if len(mine) > width:
+                die(f"--positions {path} line {n}: more than {width} pieces")
+            stm_idx.append(mine + [pad] * (width - len(mine)))
+            oth_idx.append(theirs + [pad] * (width - len(theirs)))
             t = result
             if score is not None and not h:
                 t = (1 - score_weight) * result + score_weight / (1 + math.exp(-k * score))
             target.append(t)
-            sign.append(1.0 if white_to_move else -1.0)
+            sign.append(1.0 if first_to_move else -1.0)
             scale.append(s)
             held.append(h)
     if not target:
@@ -151,21 +204,34 @@ def load(paths, score_weight, k):
 
 # Positions whose outputs the block records, so that a test can check that
 # the C++ network reads the board as this script does (tests/minichess/
-# net_eval_test.cpp): the start, a middle game with Black to move, an ending.
-CHECK_FENS = [
-    "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
-    "r1bqk/p1ppp/1pn2/P1PPP/RNBQK b - - 1 3",
-    "4k/1p3/2q2/4K/2R2 w - - 0 1",
-    "2k2/5/1P3/3r1/K4 b - - 0 40",
-]
+# net_eval_test.cpp, tests/checkers/net_eval_test.cpp): the start, a middle
+# game with the second player to move, an ending.
+CHECK_FENS = {
+    "chess": [
+        "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+        "r1bqk/p1ppp/1pn2/P1PPP/RNBQK b - - 1 3",
+        "4k/1p3/2q2/4K/2R2 w - - 0 1",
+        "2k2/5/1P3/3r1/K4 b - - 0 40",
+    ],
+    "checkers": [
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "W:W18,21,22,24,25,27,28,29,30,31,32:B1,2,3,5,6,7,8,10,11,14,16",
+        "B:WK27:BK1,K6",
+        "W:W25,K14:B5,9",
+    ],
+}
 
 
-def check_outputs(net, torch) -> list[tuple[str, float]]:
-    """The network's output in pawns (side to move's view) for CHECK_FENS."""
+def check_fens(rules: str) -> list[str]:
+    return CHECK_FENS["checkers" if rules == "checkers" else "chess"]
+
+
+def check_outputs(net, torch, rules) -> list[tuple[str, float]]:
+    """The network's output (side to move's view) for the rule set's check positions."""
     rows = []
-    for fen in CHECK_FENS:
-        w, b, white_to_move = features(fen)
-        mine, theirs = (w, b) if white_to_move else (b, w)
+    for fen in check_fens(rules):
+        w, b, first_to_move = features(rules, fen)
+        mine, theirs = (w, b) if first_to_move else (b, w)
         with torch.no_grad():
             out = net(torch.tensor([mine]), torch.tensor([theirs]))
         rows.append((fen, float(out[0])))
@@ -180,7 +246,7 @@ def block(rules: str, net, about: list[str], checks: list[tuple[str, float]]) ->
         for i in range(0, len(values), 8):
             lines.append("    " + " ".join(f"{v:.7g}f," for v in values[i:i + 8]))
         return "\n".join(lines)
-    w1 = net.w1.weight[:INPUTS]  # [inputs][hidden]; the last row is the padding
+    w1 = net.w1.weight[:inputs_of(rules)]  # [inputs][hidden]; the last row is the padding
     text = f"// BEGIN {rules}\n// clang-format off\n"
     for line in about:
         text += f"// {line}\n"
@@ -193,8 +259,8 @@ def block(rules: str, net, about: list[str], checks: list[tuple[str, float]]) ->
              f"  {net.w3.bias.item():.7g}f,  // b3\n"
              f"}};\n"
              f"template <>\ninline constexpr std::array<Check, kChecks> kCheck<{RULE_TYPES[rules]}> = {{{{\n")
-    for fen, pawns in checks:
-        text += f"    {{\"{fen}\", {pawns:.7g}f}},\n"
+    for fen, output in checks:
+        text += f"    {{\"{fen}\", {output:.7g}f}},\n"
     text += f"}}}};\n// clang-format on\n// END {rules}\n"
     return text
 
@@ -219,7 +285,7 @@ def read_block(text: str, rules: str, hidden: int) -> tuple[list[list[float]], i
     if units > hidden:
         raise ValueError(f"the {rules} block has {units} units, more than --hidden {hidden}")
     values = [float(v) for v in re.findall(r"(-?[0-9][0-9.eE+-]*)f,", net.group(1))]
-    sizes = [INPUTS * units, units, HIDDEN2 * 2 * units, HIDDEN2, HIDDEN2, 1]
+    sizes = [inputs_of(rules) * units, units, HIDDEN2 * 2 * units, HIDDEN2, HIDDEN2, 1]
     if len(values) != sum(sizes):
         raise ValueError(f"the {rules} block holds {len(values)} weights, not {sum(sizes)}")
     parts, at = [], 0
@@ -233,24 +299,30 @@ def header(old: str, rules: str, new_block: str) -> str:
     """n1_weights.hpp with `new_block` in place of the rule set's old one."""
     blocks = blocks_of(old)
     blocks[rules] = new_block
+    game = "checkers" if rules == "checkers" else "minichess"
+    checks_comment = (
+        "// The network's outputs for a few positions (hundreds of tuned's units), as the script\n"
+        "// computed them (tests/checkers/net_eval_test.cpp compares the C++ network's).\n"
+        if rules == "checkers" else
+        "// The network's outputs in pawns for a few positions, as the script computed\n"
+        "// them (tests/minichess/net_eval_test.cpp compares the C++ network's).\n")
     text = ("#pragma once\n"
             "// The trained weights of heuristic `n1`, one block per rule set, written by\n"
             "// scripts/train-net.py (docs/net.md has the commands and the data that\n"
             "// produced each block). Do not edit by hand: rerun the script. Only\n"
             "// net_eval.cpp includes this file.\n"
-            "#include \"duel/games/minichess/net_eval.hpp\"\n\n"
-            "namespace duel::games::minichess::n1 {\n\n"
+            f"#include \"duel/games/{game}/net_eval.hpp\"\n\n"
+            f"namespace duel::games::{game}::n1 {{\n\n"
             "// A rule set without a block below has no network (N1 is offered where one is).\n"
             "template <class Rules>\n"
             "inline constexpr Net<kHidden> kNet{};\n"
-            "// The network's outputs in pawns for a few positions, as the script computed\n"
-            "// them (tests/minichess/net_eval_test.cpp compares the C++ network's).\n"
+            + checks_comment +
             "template <class Rules>\n"
             "inline constexpr std::array<Check, kChecks> kCheck{};\n")
     for name in RULE_TYPES:
-        if name in blocks:
+        if name in blocks and (name == "checkers") == (rules == "checkers"):
             text += "\n" + blocks[name]
-    return text + "\n}  // namespace duel::games::minichess::n1\n"
+    return text + f"\n}}  // namespace duel::games::{game}::n1\n"
 
 
 def main() -> None:
@@ -275,6 +347,8 @@ def main() -> None:
         die("--hidden 1..512, --epochs >= 0, --batch >= 1, --k > 0")
     if a.init_rules and not a.init:
         die("--init-rules needs --init")
+    if a.init_rules and (a.init_rules == "checkers") != (a.rules == "checkers"):
+        die("--init-rules: a network of another game's board")
     start = None
     if a.init:
         try:
@@ -291,14 +365,15 @@ def main() -> None:
         die(f"needs Debian's python3-torch and python3-numpy ({e})")
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
-    stm, oth, target, sign, scale, held = load(a.positions, a.score_weight, a.k)
+    stm, oth, target, sign, scale, held = load(a.positions, a.rules, a.score_weight, a.k)
+    inputs = inputs_of(a.rules)
 
     class Net(torch.nn.Module):
         def __init__(self, hidden):
             super().__init__()
             self.hidden = hidden
-            # One extra input row (index INPUTS) is the padding: always 0.
-            self.w1 = torch.nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=INPUTS)
+            # One extra input row (index `inputs`) is the padding: always 0.
+            self.w1 = torch.nn.EmbeddingBag(inputs + 1, hidden, mode="sum", padding_idx=inputs)
             self.b1 = torch.nn.Parameter(torch.zeros(hidden))
             self.w2 = torch.nn.Linear(2 * hidden, HIDDEN2)
             self.w3 = torch.nn.Linear(HIDDEN2, 1)
@@ -307,7 +382,7 @@ def main() -> None:
             a = torch.clamp(self.w1(s) + self.b1, 0, 1)
             b = torch.clamp(self.w1(o) + self.b1, 0, 1)
             h = torch.clamp(self.w2(torch.cat([a, b], 1)), 0, 1)
-            return self.w3(h).squeeze(1)  # pawns, side to move's view
+            return self.w3(h).squeeze(1)  # pawns (checkers: 100 tuned units), mover's view
 
     net = Net(a.hidden)
     with torch.no_grad():
@@ -315,8 +390,8 @@ def main() -> None:
         if start is not None:
             w1, b1, w2, b2, w3, b3 = start
             h = start_hidden  # the block's units come first; any others are new
-            net.w1.weight[:INPUTS, :h] = torch.tensor(w1).reshape(INPUTS, h)
-            net.w1.weight[INPUTS] = 0.0  # the padding row
+            net.w1.weight[:inputs, :h] = torch.tensor(w1).reshape(inputs, h)
+            net.w1.weight[inputs] = 0.0  # the padding row
             net.b1.zero_()
             net.b1[:h] = torch.tensor(b1)
             old_w2 = torch.tensor(w2).reshape(HIDDEN2, 2 * h)
@@ -369,7 +444,7 @@ def main() -> None:
              f"Data: {len(train)} positions fitted, {len(valid)} held out",
              f"Fit: MSE fitted {fitted:.6f}, held out {held_out:.6f} (targets of held-out "
              "positions: the results)"]
-    text = block(a.rules, net, about, check_outputs(net, torch))
+    text = block(a.rules, net, about, check_outputs(net, torch, a.rules))
     if a.out:
         old = open(a.out, encoding="utf-8").read() if os.path.exists(a.out) else ""
         with open(a.out, "w", encoding="utf-8") as f:

@@ -1,13 +1,16 @@
 // duel: the command-line front end. Every subcommand lives in its own file;
 // bad input of any kind ends with one line on stderr and exit status 2.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common.hpp"
+#include "duel/games/checkers/egdb.hpp"
 
 namespace {
 
@@ -30,6 +33,19 @@ constexpr Entry kCommands[] = {
     {"soak", duel::cli::add_soak},         {"tournament", duel::cli::add_tournament},
     {"task", duel::cli::add_task},         {"egdb", duel::cli::add_egdb},
 };
+
+// The checkers endgame tables the engine probes: the directory DUEL_EGDB
+// names, when set (docs/egdb.md). `duel egdb` itself builds and reads
+// tables by its own arguments.
+int load_engine_tables(std::string_view command) {
+  const char* dir = std::getenv("DUEL_EGDB");
+  if (dir == nullptr || *dir == '\0' || command == "egdb") return 0;
+  using duel::games::checkers::egdb::Egdb;
+  auto tables = Egdb::load(dir);
+  if (!tables) return duel::cli::bad_input("DUEL_EGDB: " + tables.error());
+  duel::games::checkers::egdb::set_engine_tables(std::make_shared<const Egdb>(std::move(*tables)));
+  return 0;
+}
 
 int run(int argc, char** argv) {
   CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
@@ -60,6 +76,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return duel::cli::bad_input(e.what());
   }
+  if (const int status = load_engine_tables(first); status != 0) return status;
   try {
     for (const auto& c : commands) {
       if (c.app->parsed()) return c.run();

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -20,6 +21,9 @@
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/egdb.hpp"
 #include "duel/games/checkers/egdb_build.hpp"
+#include "duel/games/checkers/egdb_probe.hpp"
+#include "duel/games/engines.hpp"
+#include "duel/search/limits.hpp"
 
 namespace duel::games::checkers::egdb {
 namespace {
@@ -28,13 +32,16 @@ namespace fs = std::filesystem;
 
 // The tables of 2 .. 4 pieces, built once for the suite (two threads, so the
 // atomic propagation is exercised).
-const Egdb& tables4() {
-  static const Egdb db = [] {
+const std::shared_ptr<const Egdb>& shared_tables4() {
+  static const std::shared_ptr<const Egdb> db = [] {
     auto built = build({.pieces = 4, .out = {}, .threads = 2, .on_table = {}});
     EXPECT_TRUE(built.ok()) << built.error();
-    return std::move(*built);
+    return std::make_shared<const Egdb>(std::move(*built));
   }();
   return db;
+}
+const Egdb& tables4() {
+  return *shared_tables4();
 }
 
 // PDN FEN of a position, for failure messages.
@@ -377,6 +384,74 @@ TEST(EgdbFiles, WrittenTablesLoadBackAndBadOnesAreRefused) {
       build(
           {.pieces = 2, .out = s.dir / file_name({0, 1, 0, 1}) / "x", .threads = 1, .on_table = {}})
           .ok());
+}
+
+// ---------------------------------------------------------------------------
+// (f) The engine's use of the tables (egdb_probe.hpp, search::HasKnownValues).
+// Sets the engine's tables for one test and takes them away after.
+struct EngineTables {
+  EngineTables() { set_engine_tables(shared_tables4()); }
+  ~EngineTables() { set_engine_tables(nullptr); }
+  EngineTables(const EngineTables&) = delete;
+  EngineTables& operator=(const EngineTables&) = delete;
+};
+
+TEST(EgdbEngine, HeuristicsKnowTheTablesValues) {
+  const auto state = [](std::string_view fen) { return State::parse(fen).value(); };
+  // Without tables nothing is known.
+  EXPECT_EQ(Tuned{}.known(state("B:WK32:BK1")), std::nullopt);
+  const EngineTables on;
+  // A draw (EgdbKnown.HandCheckedPositions) is exact and 0.
+  const auto draw = Tuned{}.known(state("B:WK32:BK1"));
+  ASSERT_TRUE(draw.has_value());
+  EXPECT_TRUE(draw->exact);
+  EXPECT_EQ(draw->value, 0);
+  // Black wins with either side to move (the same test): above every
+  // estimate from Black's view, and not exact (the draw clock).
+  for (const char* fen : {"B:WK4:BK11,K29", "W:WK4:BK11,K29"}) {
+    for (const auto k : {Tuned{}.known(state(fen)), N1{}.known(state(fen))}) {
+      ASSERT_TRUE(k.has_value()) << fen;
+      EXPECT_FALSE(k->exact) << fen;
+      EXPECT_GE(k->value, kTableWin - kTableWin / 5) << fen;
+    }
+  }
+  // White's man on 29 is blocked by 25 and 22: White to move has lost,
+  // Black's view is a win.
+  EXPECT_GE(Tuned{}.known(state("W:W29:B22,25"))->value, kTableWin - kTableWin / 5);
+  // White's man on 26 jumps Black's only piece (26x17): Black has lost.
+  EXPECT_LE(Tuned{}.known(state("W:W26:B22"))->value, -kTableWin + kTableWin / 5);
+  // More pieces than the tables hold: unknown.
+  EXPECT_EQ(Tuned{}.known(state("B:W21,22,23,24,25:B1")), std::nullopt);
+}
+
+TEST(EgdbEngine, TheSearchTakesTheTablesValuesBelowTheRoot) {
+  // Five pieces: Black's king on 15 must jump 18 (15x22), and three kings
+  // stand against one, a position the 4-piece tables hold. The engine's value after a one-ply
+  // search is the table's verdict on the position after the jump, whatever the heuristic says.
+  const State root = State::parse("B:W18,K32:BK15,K1,K3").value();
+  search::EngineOptions options;
+  options.hash_mb = 1;
+  auto engine = games::make_engine<State>("tuned", 0, options).value();
+  search::Limits limits;
+  limits.depth = 1;
+  const auto without = engine->search(root, limits);
+  const EngineTables on;
+  engine->new_game();
+  const auto with = engine->search(root, limits);
+  typename State::Moves moves;
+  root.actions(moves);
+  ASSERT_EQ(moves.size(), 1U);
+  const State after = root.result(moves[0]);
+  const auto verdict = tables4().probe(after.position());
+  ASSERT_TRUE(verdict.has_value());
+  // The side to move after the jump is White: Black's view is the negation.
+  const Value expected = *verdict == Wld::Draw ? 0 : (*verdict == Wld::Loss ? 1 : -1);
+  if (expected == 0) {
+    EXPECT_EQ(with.value, 0);
+  } else {
+    EXPECT_GE(expected * with.value, kTableWin - kTableWin / 5);
+  }
+  EXPECT_LT(std::abs(without.value), kTableWin / 5);
 }
 
 }  // namespace

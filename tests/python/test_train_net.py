@@ -42,8 +42,8 @@ def flip(fen: str) -> str:
 def test_each_side_sees_the_flipped_position_as_the_other_side_sees_this_one():
     for seed in range(6):
         for _, state in random_states("gardner", seed, 30):
-            white, black, white_to_move = train_net.features(state.text)
-            f_white, f_black, f_white_to_move = train_net.features(flip(state.text))
+            white, black, white_to_move = train_net.features("gardner", state.text)
+            f_white, f_black, f_white_to_move = train_net.features("gardner", flip(state.text))
             assert sorted(white) == sorted(f_black)
             assert sorted(black) == sorted(f_white)
             assert white_to_move != f_white_to_move
@@ -53,14 +53,47 @@ def test_inputs_by_hand():
     # A white king on a1 and a black pawn on b4: White sees its own king on
     # square 0 and an enemy pawn on b4 (square 16); Black sees its own pawn
     # on b2 (mirrored: square 6) and the enemy king on a5 (square 20).
-    white, black, white_to_move = train_net.features("5/1p3/5/5/K4 b - - 0 1")
+    white, black, white_to_move = train_net.features("gardner", "5/1p3/5/5/K4 b - - 0 1")
     king, pawn, squares = 5, 0, 25
     assert sorted(white) == sorted([0 * 150 + king * squares + 0, 1 * 150 + pawn * squares + 16])
     assert sorted(black) == sorted([0 * 150 + pawn * squares + 6, 1 * 150 + king * squares + 20])
     assert not white_to_move
     for bad in ["5/5/5/5 w", "6/5/5/5/5 w", "5/5/5/5/4x w", "5/5/5/5/5 x"]:
         with pytest.raises(ValueError):
-            train_net.features(bad)
+            train_net.features("gardner", bad)
+
+
+def test_checkers_inputs_by_hand_and_turned_for_white():
+    # Black's man on 1 and king on 32, White's man on 21: Black sees them as
+    # they stand (own man 0, own king 32 + 31, enemy man 64 + 20); White sees
+    # the board turned (square s -> 31 - s): own man 31 - 20 = 11, enemy man
+    # 64 + 31, enemy king 64 + 32 + 0.
+    black, white, black_to_move = train_net.features("checkers", "W:W21:B1,K32")
+    assert sorted(black) == sorted([0, 32 + 31, 64 + 20])
+    assert sorted(white) == sorted([11, 64 + 31, 64 + 32 + 0])
+    assert not black_to_move
+    for bad in ["B:W21", "X:W21:B1", "B:W33:B1", "B:W1:B1", "B:W21:BK"]:
+        with pytest.raises(ValueError):
+            train_net.features("checkers", bad)
+
+
+def test_checkers_each_side_sees_the_turned_position_as_the_other_sees_this_one():
+    for seed in range(4):
+        for _, state in random_states("checkers", seed, 40):
+            fen = state.text.split()[0]
+            side, first, second = fen.split(":")
+            # Turned 180 degrees with colours swapped: square s -> 33 - s.
+            def turned(part: str, colour: str) -> str:
+                items = [x for x in part[1:].split(",") if x]
+                return colour + ",".join(("K" if x.startswith("K") else "") +
+                                         str(33 - int(x.lstrip("K"))) for x in items)
+            sides = {first[0]: first, second[0]: second}
+            flipped = ("W" if side == "B" else "B") + ":" + turned(sides["B"], "W") + ":" + \
+                turned(sides["W"], "B")
+            b, w, b_to_move = train_net.features("checkers", fen)
+            fb, fw, fb_to_move = train_net.features("checkers", flipped)
+            assert sorted(b) == sorted(fw) and sorted(w) == sorted(fb)
+            assert b_to_move != fb_to_move
 
 
 def test_header_keeps_the_other_rule_sets_blocks():
@@ -104,7 +137,7 @@ def test_training_writes_a_block_with_the_networks_checks(tmp_path):
     text = header.read_text()
     assert "inline constexpr Net<8> kNet<Gardner> = {" in text
     assert "// BEGIN minichess-comp472" in text
-    assert text.count('{"') == len(train_net.CHECK_FENS)
+    assert text.count('{"') == len(train_net.check_fens("gardner"))
     assert "held out" in r.stderr
 
 
@@ -140,7 +173,7 @@ def test_init_starts_from_a_files_weights(tmp_path):
             "--init", str(first), "--out", str(wide))
     assert r.returncode == 0, r.stderr
     assert "inline constexpr Net<16> kNet<Gardner> = {" in wide.read_text()
-    assert len(check_outputs(first.read_text())) == len(train_net.CHECK_FENS)
+    assert len(check_outputs(first.read_text())) == len(train_net.check_fens("gardner"))
     assert check_outputs(wide.read_text()) == pytest.approx(check_outputs(first.read_text()),
                                                             abs=1e-5)
     assert train_net.read_block(wide.read_text(), "gardner", 16)[1] == 16
@@ -209,3 +242,28 @@ def test_positions_compressed_with_xz_train_the_same_network(tmp_path):
 def test_without_torch_it_says_what_is_missing(tmp_path):
     r = run("--positions", str(tmp_path / "p.jsonl"), "--rules", "gardner")
     assert r.returncode == 2 and "python3-torch" in r.stderr
+
+
+@needs_torch
+def test_checkers_training_writes_its_own_header(tmp_path):
+    records, positions = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    subprocess.run([duel_bin(), "arena", "checkers", "--agent", "engine:depth=2", "--agent",
+                    "engine:depth=2,eval=tuned", "--games", "4", "--openings", "random:plies=4",
+                    "--seed", "3", "--records", str(records), "--json"],
+                   check=True, capture_output=True, timeout=300)
+    subprocess.run([duel_bin(), "tune", "checkers", "--records", str(records), "--iterations", "0",
+                    "--validation", "2", "--positions-out", str(positions), "--json"],
+                   check=True, capture_output=True, timeout=300)
+    header = tmp_path / "n1.hpp"
+    r = run("--positions", str(positions), "--rules", "checkers", "--hidden", "8", "--epochs", "1",
+            "--k", "0.0075", "--out", str(header))
+    assert r.returncode == 0, r.stderr
+    text = header.read_text()
+    assert '#include "duel/games/checkers/net_eval.hpp"' in text
+    assert "namespace duel::games::checkers::n1 {" in text
+    assert "inline constexpr Net<8> kNet<State> = {" in text
+    assert text.count('{"') == len(train_net.check_fens("checkers"))
+    # A chess block cannot start a checkers network.
+    r = run("--positions", str(positions), "--rules", "checkers", "--init", str(header),
+            "--init-rules", "gardner")
+    assert r.returncode == 2 and "another game's board" in r.stderr, r.stderr

@@ -6,6 +6,7 @@
 // that satisfies this concept, and every search works on it unchanged.
 #include <concepts>
 #include <cstdint>
+#include <optional>
 
 #include "duel/core/move_list.hpp"
 #include "duel/core/types.hpp"
@@ -161,6 +162,24 @@ concept HasDeadDraw = requires(const S& s) {
 template <class H, class S>
 concept HasPrefetch = requires(const H& h, const S& s) {
   h.prefetch(s);
+};
+
+// A value a heuristic knows rather than estimates (checkers' endgame
+// tables), from Player::First's view: `exact` for a draw whatever follows
+// (the value is then 0 and the search takes it as proven), else a score the
+// search trusts above any estimate but may still improve on (a table's win
+// that the game's draw clock could yet spoil).
+struct Known {
+  Value value = 0;
+  bool exact = false;
+};
+
+// Optional: a heuristic may know the values of some positions (h.known(s);
+// empty where it does not). The engine asks at every node below the root
+// before it searches one and takes the answer as the node's value.
+template <class H, class S>
+concept HasKnownValues = requires(H& h, const S& s) {
+  { h.known(s) } -> std::same_as<std::optional<Known>>;
 };
 
 // The seed's is_maxs_turn.

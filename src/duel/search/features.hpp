@@ -38,7 +38,8 @@ struct Features {
   // shallower search cuts the node (ProbCut; HasExchange, HasAspiration) ...
   bool probcut = true;
   // ... and late quiet moves are searched shallower first (late move
-  // reductions).
+  // reductions; HasTactics, or HasQuietness and HasOrderHint: a game with
+  // forced replies reduces late moves where none is pending).
   bool reductions = true;
   // A move that gives check is searched a ply deeper (HasTactics).
   bool check_extension = true;

@@ -325,6 +325,17 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
           }
         }
       }
+      if constexpr (!HasTactics<S> && HasQuietness<S> && HasOrderHint<S> && F.reductions) {
+        // Step 5b'. In a game with forced replies (checkers), where no
+        // capture is pending, late moves the game's hint does not favour
+        // (no crowning) are reduced as quiet moves are in chess.
+        if (depth >= 3 && k >= 3 && s.is_quiet() && s.order_hint(moves[i]) == 0 &&
+            !m_order.is_killer(moves[i], ply)) {
+          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
+          if (beta - alpha > 1) --reduction;  // the window as it now stands
+          reduction = std::clamp(reduction, 0, next - 1);
+        }
+      }
       // Step 5c. Search the move.
       if (k == 0) {
         v = child_value(child, s.to_move(), next, ply, alpha, beta);

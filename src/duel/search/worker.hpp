@@ -345,6 +345,18 @@ class SearchWorker {
         return draw_value(s);
       }
     }
+    if constexpr (HasKnownValues<H, S>) {
+      // Not at the root either; a known value that is not exact (a table's
+      // win the draw clock may yet spoil) marks the subtree inexact.
+      if (ply > 0) {
+        if (const auto k = m_eval.known(s)) {
+          ++m_stats.leaves;
+          if (!k->exact) ++m_inexact;
+          if (k->exact) return draw_value(s);
+          return for_player(k->value, s.to_move());
+        }
+      }
+    }
     if (ply >= kMaxPly - 1) return evaluate(s);
     return std::nullopt;
   }

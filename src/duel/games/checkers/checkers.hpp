@@ -39,12 +39,13 @@ struct Positional;
 struct Material;
 struct RandomHeuristic;
 struct Tuned;  // linear_eval.hpp
+struct N1;     // net_eval.hpp
 
 class State {
  public:
   using Move = checkers::Move;
   using Moves = checkers::Moves;
-  using Heuristics = std::tuple<Tuned, Positional, Material, RandomHeuristic>;
+  using Heuristics = std::tuple<N1, Tuned, Positional, Material, RandomHeuristic>;
   static constexpr std::string_view kName = "checkers";
   static constexpr std::array<std::string_view, 2> kSideNames = {"Black", "White"};  // seed 003
   static constexpr RecordFormat kRecordFormat = RecordFormat::pdn;
@@ -53,10 +54,15 @@ class State {
   static constexpr int kLimitMax = 100;     // the history holds this many keys
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
   // The engine's search (search/features.hpp): quiescence plays out the
-  // compulsory captures; no repetition inside the line is scored a draw
-  // (measured without it, docs/engine.md). The forward pruning is the chess
-  // family's (HasTactics), which checkers does not have.
+  // compulsory captures; aspiration windows at the root and late move
+  // reductions where no capture is pending (measured, docs/engine.md,
+  // "Checkers' search"); no repetition inside the line is scored a draw
+  // (measured without it). The other forward pruning is the chess family's
+  // (HasTactics), which checkers does not have.
   static constexpr search::Features kFeatures = {.repetition_draws = false};
+  // The first aspiration window's half-width: a seventh of a man (`n1` and
+  // `tuned` count a man about 170).
+  static constexpr Value kAspiration = 25;
 
   // The start position with the default draw limit.
   State();
@@ -226,3 +232,5 @@ static_assert(search::HasHistoryIndex<State>);
 
 // Heuristic `tuned` (a linear evaluation with fitted weights) completes the list.
 #include "duel/games/checkers/linear_eval.hpp"  // IWYU pragma: export
+// Heuristic `n1` (a small network).
+#include "duel/games/checkers/net_eval.hpp"  // IWYU pragma: export

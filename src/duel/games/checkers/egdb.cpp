@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -225,6 +227,23 @@ Result<Counts> Egdb::verify(Signature sig) const {
     return fail(fmt::format("{}: values do not match the header's counts", file_name(sig)));
   }
   return c;
+}
+
+}  // namespace duel::games::checkers::egdb
+
+namespace duel::games::checkers::egdb {
+namespace {
+std::shared_ptr<const Egdb> g_engine_tables;       // keeps them loaded
+std::atomic<const Egdb*> g_engine_view = nullptr;  // what searches read
+}  // namespace
+
+void set_engine_tables(std::shared_ptr<const Egdb> tables) noexcept {
+  g_engine_view.store(tables.get(), std::memory_order_release);
+  g_engine_tables = std::move(tables);
+}
+
+const Egdb* engine_tables() noexcept {
+  return g_engine_view.load(std::memory_order_acquire);
 }
 
 }  // namespace duel::games::checkers::egdb

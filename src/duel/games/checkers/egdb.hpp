@@ -142,3 +142,13 @@ class Egdb {
 };
 
 }  // namespace duel::games::checkers::egdb
+
+namespace duel::games::checkers::egdb {
+
+// The tables the engine's checkers heuristics probe: none until a front end
+// sets them (`duel` loads the directory DUEL_EGDB names when it starts).
+// Set before any search starts; read by every search thread after.
+void set_engine_tables(std::shared_ptr<const Egdb> tables) noexcept;
+[[nodiscard]] const Egdb* engine_tables() noexcept;
+
+}  // namespace duel::games::checkers::egdb

@@ -16,9 +16,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/checkers/egdb_probe.hpp"
 #include "duel/search/concepts.hpp"
 
 namespace duel::games::checkers::linear {
@@ -232,6 +234,10 @@ struct Tuned {
   [[nodiscard]] Value operator()(const State& s) const noexcept {
     return linear::evaluate(s, *m_weights);
   }
+  // The endgame tables' value where the engine has them (egdb_probe.hpp).
+  [[nodiscard]] std::optional<search::Known> known(const State& s) const {
+    return egdb::known(s, [&] { return (*this)(s); });
+  }
 
  private:
   const linear::FixedWeights* m_weights;
@@ -239,5 +245,6 @@ struct Tuned {
 
 static_assert(NamedHeuristic<Positional, State>);
 static_assert(NamedHeuristic<Tuned, State>);
+static_assert(search::HasKnownValues<Tuned, State>);
 
 }  // namespace duel::games::checkers

@@ -84,8 +84,8 @@ TEST(CheckersN1, KeptSumsAndTheCacheGiveExactlyTheSumsFromScratch) {
   for (int pass = 0; pass < 2; ++pass) {
     for (const State& s : states) {
       n1::Accumulators plain;
-      const Value expected = n1::to_value(
-          s, plain.forward(n1::net(), n1::pieces_of(s.position()), s.to_move()));
+      const Value expected =
+          n1::to_value(s, plain.forward(n1::net(), n1::pieces_of(s.position()), s.to_move()));
       ASSERT_EQ(h(s), expected) << s.to_text();
     }
   }

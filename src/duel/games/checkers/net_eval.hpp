@@ -89,9 +89,7 @@ struct N1 {
   }
   [[nodiscard]] const n1::OutputCache& cache() const noexcept { return m_cache; }
   // search::HasPrefetch: the output cache's slot for `s`.
-  void prefetch(const State& s) const noexcept {
-    m_cache.prefetch(s.key());
-  }
+  void prefetch(const State& s) const noexcept { m_cache.prefetch(s.key()); }
 
  private:
   n1::Accumulators m_acc;

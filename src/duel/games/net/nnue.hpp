@@ -30,7 +30,7 @@ namespace duel::games::nnue {
 inline constexpr int kHidden2 = 16;
 
 template <class B>
-inline constexpr int kInputs = 2 * B::kPieceTypes * B::kSquares;
+inline constexpr int kInputs = 2 * B::kPieceTypes* B::kSquares;
 
 // The trained network in floats, with H first-layer units, as the weights
 // header (written by the script) holds it.

@@ -198,30 +198,30 @@ template <class B, bool Avx2>
 // The steps, each compiled twice from the same source: `flatten` inlines
 // every call inside each copy, so each is compiled whole for its own
 // instructions (an AVX2 copy runs only where has_avx2()).
-#define DUEL_NNUE_STEPS(SUFFIX, AVX2, ...)                                                       \
-  template <class B>                                                                            \
-  __VA_ARGS__ std::int64_t forward_##SUFFIX(const Quantized<B>& n, const Pieces<B>& pieces,     \
-                                            Player us) noexcept {                               \
-    std::array<typename Accumulators<B>::Sums, 2> sums;                                         \
-    full_sums<B>(n, pieces, sums);                                                              \
-    return output<B, AVX2>(n, sums, us);                                                        \
-  }                                                                                             \
-  template <class B>                                                                            \
-  __VA_ARGS__ void full_##SUFFIX(const Quantized<B>& n, const Pieces<B>& pieces,                \
-                                 std::array<typename Accumulators<B>::Sums, 2>& sums) noexcept { \
-    full_sums<B>(n, pieces, sums);                                                              \
-  }                                                                                             \
-  template <class B>                                                                            \
-  __VA_ARGS__ void update_##SUFFIX(const Quantized<B>& n, const Pieces<B>& from,                \
-                                   const Pieces<B>& to,                                         \
+#define DUEL_NNUE_STEPS(SUFFIX, AVX2, ...)                                                         \
+  template <class B>                                                                               \
+  __VA_ARGS__ std::int64_t forward_##SUFFIX(const Quantized<B>& n, const Pieces<B>& pieces,        \
+                                            Player us) noexcept {                                  \
+    std::array<typename Accumulators<B>::Sums, 2> sums;                                            \
+    full_sums<B>(n, pieces, sums);                                                                 \
+    return output<B, AVX2>(n, sums, us);                                                           \
+  }                                                                                                \
+  template <class B>                                                                               \
+  __VA_ARGS__ void full_##SUFFIX(const Quantized<B>& n, const Pieces<B>& pieces,                   \
+                                 std::array<typename Accumulators<B>::Sums, 2>& sums) noexcept {   \
+    full_sums<B>(n, pieces, sums);                                                                 \
+  }                                                                                                \
+  template <class B>                                                                               \
+  __VA_ARGS__ void update_##SUFFIX(const Quantized<B>& n, const Pieces<B>& from,                   \
+                                   const Pieces<B>& to,                                            \
                                    std::array<typename Accumulators<B>::Sums, 2>& sums) noexcept { \
-    update_sums<B>(n, from, to, sums);                                                          \
-  }                                                                                             \
-  template <class B>                                                                            \
-  __VA_ARGS__ std::int64_t output_##SUFFIX(                                                     \
-      const Quantized<B>& n, const std::array<typename Accumulators<B>::Sums, 2>& sums,         \
-      Player us) noexcept {                                                                     \
-    return output<B, AVX2>(n, sums, us);                                                        \
+    update_sums<B>(n, from, to, sums);                                                             \
+  }                                                                                                \
+  template <class B>                                                                               \
+  __VA_ARGS__ std::int64_t output_##SUFFIX(                                                        \
+      const Quantized<B>& n, const std::array<typename Accumulators<B>::Sums, 2>& sums,            \
+      Player us) noexcept {                                                                        \
+    return output<B, AVX2>(n, sums, us);                                                           \
   }
 DUEL_NNUE_STEPS(baseline, false, [[gnu::flatten]])
 DUEL_NNUE_STEPS(avx2, true, [[gnu::flatten, gnu::target("avx2")]])
@@ -308,8 +308,8 @@ std::int64_t Accumulators<B>::forward(const Quantized<B>& n, const Pieces<B>& pi
 }  // namespace duel::games::nnue
 
 // A game's network, compiled once: in its net_eval.cpp, at namespace scope.
-#define DUEL_NNUE_INSTANTIATE(BOARD)                                                             \
-  template std::int64_t duel::games::nnue::forward<BOARD>(                                     \
-      const duel::games::nnue::Quantized<BOARD>&, const duel::games::nnue::Pieces<BOARD>&,     \
-      duel::Player, duel::games::nnue::Isa) noexcept;                                          \
+#define DUEL_NNUE_INSTANTIATE(BOARD)                                                       \
+  template std::int64_t duel::games::nnue::forward<BOARD>(                                 \
+      const duel::games::nnue::Quantized<BOARD>&, const duel::games::nnue::Pieces<BOARD>&, \
+      duel::Player, duel::games::nnue::Isa) noexcept;                                      \
   template class duel::games::nnue::Accumulators<BOARD>

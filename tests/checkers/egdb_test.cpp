@@ -454,5 +454,27 @@ TEST(EgdbEngine, TheSearchTakesTheTablesValuesBelowTheRoot) {
   EXPECT_LT(std::abs(without.value), kTableWin / 5);
 }
 
+TEST(EgdbEngine, ARootTheTablesKnowIsSearchedAsUsual) {
+  // Two kings against one, Black to move: the tables' win (for the two
+  // kings in all but 34 of their 14,880 positions, docs/egdb.md) holds for
+  // every position below too, and says nothing of how to make progress: the
+  // search plays it out with its heuristic, as it would without tables.
+  const State root = State::parse("B:WK32:BK18,K20").value();
+  ASSERT_TRUE(Tuned{}.known(root).has_value() == false);
+  search::EngineOptions options;
+  options.hash_mb = 1;
+  auto engine = games::make_engine<State>("tuned", 0, options).value();
+  search::Limits limits;
+  limits.depth = 6;
+  const auto without = engine->search(root, limits);
+  const EngineTables on;
+  ASSERT_TRUE(Tuned{}.known(root).has_value());
+  engine->new_game();
+  const auto with = engine->search(root, limits);
+  EXPECT_EQ(with.value, without.value);
+  EXPECT_EQ(with.pv, without.pv);
+  EXPECT_LT(std::abs(with.value), kTableWin / 5);
+}
+
 }  // namespace
 }  // namespace duel::games::checkers::egdb

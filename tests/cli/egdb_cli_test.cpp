@@ -38,7 +38,7 @@ TEST(EgdbCli, BuildStatsProbeAndBadInput) {
   EXPECT_NE(s.out.find("0.2-0.1"), std::string::npos) << s.out;
   // Black's man on 22 must take White's last piece (22x31).
   const CliRun p = duel("egdb probe checkers " + d + " --fen B:W26:B22");
-  const CliRun lone = duel("egdb probe checkers " + d + " --fen W:WK32:BK22,K1");
+  const CliRun lone = duel("egdb probe checkers " + d + " --fen W:WK32:BK31,K1");
   EXPECT_EQ(lone.out, "White to move: loss\n");
   EXPECT_EQ(p.status, 0) << p.err;
   EXPECT_EQ(p.out, "Black to move: win\n");
@@ -49,12 +49,12 @@ TEST(EgdbCli, BuildStatsProbeAndBadInput) {
   expect_bad_input("egdb probe checkers " + d + " --fen B:W21,22,23,24:B1", "beyond the tables");
   expect_bad_input("egdb probe checkers " + d + "/none --fen B:W26:B22", "no such directory");
   // The engine's tables (docs/egdb.md, "In play"): Black's king must jump
-  // (15x22) into two kings against one, White to move, a loss for White in
-  // the tables (`duel egdb probe` of W:WK32:BK22,K1), which the search
-  // takes below the root (a value above 0.16 points; without the tables
-  // the heuristic's few hundredths); a directory that does not load stops
-  // any command but `duel egdb` with one line.
-  const std::string jump = "search checkers --fen B:W18,K32:BK15,K1 --depth 1 --json";
+  // twice (15x22x31) into two kings against one, White to move, a loss for
+  // White in the tables (`duel egdb probe` of W:WK32:BK31,K1), which the
+  // search takes below the root (a value above 0.16 points; without the
+  // tables the heuristic's few hundredths); a directory that does not load
+  // stops any command but `duel egdb` with one line.
+  const std::string jump = "search checkers --fen B:W18,26,K32:BK15,K1 --depth 1 --json";
   const CliRun plain = duel(jump);
   ::setenv("DUEL_EGDB", d.c_str(), 1);
   const CliRun tabled = duel(jump);

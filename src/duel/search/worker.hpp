@@ -87,6 +87,13 @@ class SearchWorker {
     m_nodes.store(0, std::memory_order_relaxed);
     m_inexact = 0;
     m_root_side = root.to_move();
+    if constexpr (HasKnownValues<H, S>) {
+      // A root the heuristic already knows (an endgame table's position) is
+      // searched as usual, known values unused: below it every position
+      // would be known, each move a win alike, and a table of wins and
+      // losses says nothing of how to make progress before the draw clock.
+      m_use_known = !m_eval.known(root).has_value();
+    }
     m_order.new_search();
     if (root.is_terminal()) {
       out.value = terminal_value(root.utility(), 0);
@@ -346,9 +353,10 @@ class SearchWorker {
       }
     }
     if constexpr (HasKnownValues<H, S>) {
-      // Not at the root either; a known value that is not exact (a table's
-      // win the draw clock may yet spoil) marks the subtree inexact.
-      if (ply > 0) {
+      // Not at the root either, nor below a known root (search()); a known
+      // value that is not exact (a table's win the draw clock may yet
+      // spoil) marks the subtree inexact.
+      if (ply > 0 && m_use_known) {
         if (const auto k = m_eval.known(s)) {
           ++m_stats.leaves;
           if (!k->exact) ++m_inexact;
@@ -387,6 +395,7 @@ class SearchWorker {
   std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
   std::optional<Move> m_root_best;  // this iteration's best finished root move
   int m_root_depth = 1;
+  bool m_use_known = true;  // known values (HasKnownValues) answer nodes in this search
   Player m_root_side = Player::First;
   std::atomic<std::uint64_t> m_nodes{0};  // written by this thread only
   std::uint64_t m_inexact = 0;  // heuristic answers so far; unchanged over a subtree = exact

@@ -396,6 +396,16 @@ struct EngineTables {
   EngineTables& operator=(const EngineTables&) = delete;
 };
 
+// A fresh engine with `tuned` and a small table, `depth` plies from `root`.
+search::SearchResult<Move> search_to(const State& root, int depth) {
+  search::EngineOptions options;
+  options.hash_mb = 1;
+  auto engine = games::make_engine<State>("tuned", 0, options).value();
+  search::Limits limits;
+  limits.depth = depth;
+  return engine->search(root, limits);
+}
+
 TEST(EgdbEngine, HeuristicsKnowTheTablesValues) {
   const auto state = [](std::string_view fen) { return State::parse(fen).value(); };
   // Without tables nothing is known.
@@ -426,18 +436,13 @@ TEST(EgdbEngine, HeuristicsKnowTheTablesValues) {
 
 TEST(EgdbEngine, TheSearchTakesTheTablesValuesBelowTheRoot) {
   // Five pieces: Black's king on 15 must jump 18 (15x22), and three kings
-  // stand against one, a position the 4-piece tables hold. The engine's value after a one-ply
-  // search is the table's verdict on the position after the jump, whatever the heuristic says.
+  // stand against one, a position the 4-piece tables hold. The engine's
+  // value after a one-ply search is the table's verdict on the position
+  // after the jump, whatever the heuristic says.
   const State root = State::parse("B:W18,K32:BK15,K1,K3").value();
-  search::EngineOptions options;
-  options.hash_mb = 1;
-  auto engine = games::make_engine<State>("tuned", 0, options).value();
-  search::Limits limits;
-  limits.depth = 1;
-  const auto without = engine->search(root, limits);
+  const auto without = search_to(root, 1);
   const EngineTables on;
-  engine->new_game();
-  const auto with = engine->search(root, limits);
+  const auto with = search_to(root, 1);
   typename State::Moves moves;
   root.actions(moves);
   ASSERT_EQ(moves.size(), 1U);
@@ -461,16 +466,10 @@ TEST(EgdbEngine, ARootTheTablesKnowIsSearchedAsUsual) {
   // search plays it out with its heuristic, as it would without tables.
   const State root = State::parse("B:WK32:BK18,K20").value();
   ASSERT_TRUE(Tuned{}.known(root).has_value() == false);
-  search::EngineOptions options;
-  options.hash_mb = 1;
-  auto engine = games::make_engine<State>("tuned", 0, options).value();
-  search::Limits limits;
-  limits.depth = 6;
-  const auto without = engine->search(root, limits);
+  const auto without = search_to(root, 6);
   const EngineTables on;
   ASSERT_TRUE(Tuned{}.known(root).has_value());
-  engine->new_game();
-  const auto with = engine->search(root, limits);
+  const auto with = search_to(root, 6);
   EXPECT_EQ(with.value, without.value);
   EXPECT_EQ(with.pv, without.pv);
   EXPECT_LT(std::abs(with.value), kTableWin / 5);

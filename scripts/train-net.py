@@ -164,6 +164,7 @@ def numbered_lines(path):
 def load(paths, rules, score_weight, k):
     """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale."""
     import numpy as np
+    width, pad = max_pieces(rules), inputs_of(rules)
     stm_idx, oth_idx, offsets = [], [], [0]
     target, sign, scale, held = [], [], [], []
     for path in paths:
@@ -183,7 +184,6 @@ def load(paths, rules, score_weight, k):
                 die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
             mine, theirs = (w, b) if first_to_move else (b, w)
             # Pad to a fixed width (one piece a square at most).
-            width, pad = max_pieces(rules), inputs_of(rules)
             if len(mine) > width:
                 die(f"--positions {path} line {n}: more than {width} pieces")
             stm_idx.append(mine + [pad] * (width - len(mine)))

@@ -176,7 +176,8 @@ struct Known {
 
 // Optional: a heuristic may know the values of some positions (h.known(s);
 // empty where it does not). The engine asks at every node below the root
-// before it searches one and takes the answer as the node's value.
+// before it searches one and takes the answer as the node's value, unless
+// the root itself is known (worker.hpp: it is then searched as usual).
 template <class H, class S>
 concept HasKnownValues = requires(H& h, const S& s) {
   { h.known(s) } -> std::same_as<std::optional<Known>>;

@@ -318,10 +318,7 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
         if constexpr (F.reductions) {
           if (depth >= 3 && k >= 3 && !in_check && !gives_check && quiet &&
               !m_order.is_killer(moves[i], ply)) {
-            reduction =
-                m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
-            if (beta - alpha > 1) --reduction;  // the window as it now stands
-            reduction = std::clamp(reduction, 0, next - 1);
+            reduction = late_move_reduction(depth, k, beta - alpha > 1, next);
           }
         }
       }
@@ -331,9 +328,7 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
         // (no crowning) are reduced as quiet moves are in chess.
         if (depth >= 3 && k >= 3 && s.is_quiet() && s.order_hint(moves[i]) == 0 &&
             !m_order.is_killer(moves[i], ply)) {
-          reduction = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
-          if (beta - alpha > 1) --reduction;  // the window as it now stands
-          reduction = std::clamp(reduction, 0, next - 1);
+          reduction = late_move_reduction(depth, k, beta - alpha > 1, next);
         }
       }
       // Step 5c. Search the move.

@@ -176,6 +176,15 @@ class SearchWorker {
   static constexpr int kProbCutReduction = 4;    // ProbCut's search, this much shallower
   static constexpr int kProbCutMargin = 2;       // ProbCut's bound above beta, aspiration widths
 
+  // Late move reductions' plies for the k-th move searched at `depth`, a ply
+  // less on the principal variation (`pv`: the window as it now stands),
+  // leaving the move at least a ply of its `next` plies.
+  [[nodiscard]] int late_move_reduction(int depth, std::size_t k, bool pv, int next) const {
+    int r = m_lmr[std::min(depth, kLmrSize - 1)][std::min<std::size_t>(k, kLmrSize - 1)];
+    if (pv) --r;
+    return std::clamp(r, 0, next - 1);
+  }
+
   // The node functions (negamax.hpp).
   Value negamax(const S& s, int depth, int ply, Value alpha, Value beta);
   Value quiesce(const S& s, int ply, Value alpha, Value beta, int qply = 0);

@@ -54,7 +54,7 @@ sv::Request request_of(std::string_view line) {
     const auto amp = query.find('&');
     const std::string_view item = query.substr(0, amp);
     const auto eq = item.find('=');
-    // cpp-httplib keeps the first value of a repeated key (http.cpp).
+    // The adapter keeps the first value of a repeated key (http.cpp).
     r.query.emplace(std::string(item.substr(0, eq)),
                     eq == std::string_view::npos ? "" : std::string(item.substr(eq + 1)));
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);

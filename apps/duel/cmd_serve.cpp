@@ -1,9 +1,10 @@
 // duel serve: the web page and its JSON API on a local HTTP server
 // (src/duel/serve/, docs/serve.md).
 //
-// Why a second program: the server links cpp-httplib, and Debian's build of
-// it loads OpenSSL, zlib and brotli with it, which doubled the start-up CPU
-// time of every `duel` command (about 6 ms more on a busy 2-core machine).
+// Why a second program: the server links an HTTP library, and Debian's
+// builds load a TLS library and more with it (cpp-httplib's, the server's
+// library before, doubled the start-up CPU time of every `duel` command:
+// about 6 ms more on a busy 2-core machine).
 // Seed 003's agent program (`duel homework`) may have 0.01 s of CPU for a
 // whole move, so `duel` itself stays without it: this command checks the
 // flags and then runs `duel-serve` from the same folder in its place (exec:

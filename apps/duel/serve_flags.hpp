@@ -22,6 +22,19 @@ inline void add_serve_flags(CLI::App& app, serve::RunOptions& o) {
                  "Agents kept between moves, all games together (each engine keeps its table)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--max-connections", o.max_connections,
+                 "Connections open at once, all clients together (more wait or are closed)")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--max-per-client", o.max_per_client,
+                 "Connections open at once from one address (more are closed)")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--request-timeout", o.request_timeout,
+                 "Seconds a client has for a whole request (head and body), from connecting or "
+                 "from its previous answer; then the connection is closed")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
 }
 
 }  // namespace duel::cli

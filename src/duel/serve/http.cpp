@@ -1,104 +1,326 @@
 #include "duel/serve/http.hpp"
 
-#include <httplib.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
 
 namespace duel::serve {
-
-struct HttpServer::Impl {
-  explicit Impl(Server& s) : server(s) {}
-  Server& server;
-  httplib::Server http;
-};
-
 namespace {
 
-// One handler for every method and path: Server::handle routes.
-void answer(Server& server, const httplib::Request& req, httplib::Response& res) {
-  Request r;
-  r.method = req.method;
-  r.path = req.path;
-  for (const auto& [key, value] : req.params) r.query.emplace(key, value);  // first one wins
-  r.body = req.body;
-  Response out = server.handle(r);
-  res.status = out.status;
-  for (const auto& [key, value] : out.headers) res.set_header(key, value);
-  res.set_header("Cache-Control", "no-store");
-  res.set_content(std::move(out.body), out.content_type);
+using Clock = std::chrono::steady_clock;
+
+// One open connection, as the deadline sees it.
+struct Link {
+  // Our own duplicate of the connection's socket: shutting the socket down
+  // through it cannot reach another connection that reused the number.
+  int fd = -1;
+  bool reading = true;  // waiting for a whole request (else answering one)
+  Clock::time_point since;
+  bool cut = false;
+};
+
+// One request's body as it arrives.
+struct Pending {
+  std::string body;
+  bool too_big = false;
+};
+
+Response too_big() {
+  return error_response(413, fmt::format("the request body is over the limit of {} KiB ({} bytes)",
+                                         kMaxBody / 1024, kMaxBody));
+}
+
+MHD_Result answer(MHD_Connection* c, const Response& out) {
+  MHD_Response* res = MHD_create_response_from_buffer(
+      out.body.size(), const_cast<char*>(out.body.data()), MHD_RESPMEM_MUST_COPY);
+  if (res == nullptr) return MHD_NO;
+  for (const auto& [key, value] : out.headers) {
+    MHD_add_response_header(res, key.c_str(), value.c_str());
+  }
+  MHD_add_response_header(res, MHD_HTTP_HEADER_CONTENT_TYPE, out.content_type.c_str());
+  MHD_add_response_header(res, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  const MHD_Result queued = MHD_queue_response(c, static_cast<unsigned>(out.status), res);
+  MHD_destroy_response(res);
+  return queued;
+}
+
+MHD_Result add_query(void* cls, MHD_ValueKind /*kind*/, const char* key, size_t key_size,
+                     const char* value, size_t value_size) {
+  auto& query = *static_cast<std::map<std::string, std::string>*>(cls);
+  if (key == nullptr) return MHD_YES;
+  // The first value of a repeated key wins.
+  query.emplace(std::string(key, key_size),
+                value == nullptr ? std::string() : std::string(value, value_size));
+  return MHD_YES;
+}
+
+int port_of(int fd) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof(address);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) return -1;
+  if (address.ss_family == AF_INET6) {
+    return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
+  }
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
 }
 
 }  // namespace
 
-HttpServer::HttpServer(Server& server) : m_impl(std::make_unique<Impl>(server)) {
-  auto& http = m_impl->http;
-  const auto handler = [this](const httplib::Request& req, httplib::Response& res) {
-    answer(m_impl->server, req, res);
-  };
-  constexpr const char* kAny = R"(/.*)";
-  http.Get(kAny, handler);
-  http.Post(kAny, handler);
-  http.Put(kAny, handler);
-  http.Patch(kAny, handler);
-  http.Delete(kAny, handler);
-  http.Options(kAny, handler);
-  // SO_REUSEADDR (a restart right after a stop binds again) but not
-  // httplib's default SO_REUSEPORT, with which a second `duel serve` on the
-  // same port would bind too and take half the connections. TCP_NODELAY
-  // (accepted sockets inherit it): httplib writes a response's head and
-  // body separately, and with Nagle's algorithm against the client's delayed
-  // ACK every keep-alive request waited about 40 ms (wrk: 290 requests/s).
-  http.set_socket_options([](int sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
-  });
-  // Bodies over the limit are refused before they are read (413).
-  http.set_payload_max_length(kMaxBody);
-  // Errors httplib answers itself (413, 400 for a malformed request, 404
-  // for a method it does not know) get the API's JSON shape too.
-  http.set_error_handler([](const httplib::Request& /*req*/, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    const std::string message =
-        res.status == 413 ? fmt::format("the request body is over {} KiB", kMaxBody / 1024)
-                          : fmt::format("HTTP {}", res.status);
-    res.set_content(error_response(res.status, message).body, "application/json");
-  });
-  http.set_exception_handler(
-      [](const httplib::Request& /*req*/, httplib::Response& res, std::exception_ptr /*e*/) {
-        res.status = 500;
-        res.set_content(error_response(500, "internal error").body, "application/json");
-      });
-}
+struct HttpServer::Impl {
+  Impl(Server& s, HttpLimits l) : server(s), limits(l) {}
+  Server& server;
+  HttpLimits limits;
+  MHD_Daemon* daemon = nullptr;
+  int listen_fd = -1;
+
+  std::mutex mutex;  // guards links, stop_requested and sweeping
+  std::condition_variable wake;
+  std::map<MHD_Connection*, Link> links;
+  bool stop_requested = false;
+  bool sweeping = false;
+  std::atomic<long> cuts{0};
+  std::thread sweeper;
+  std::once_flag closed;
+
+  void set_reading(MHD_Connection* c, bool reading) {
+    const std::lock_guard lock(mutex);
+    const auto it = links.find(c);
+    if (it == links.end()) return;
+    it->second.reading = reading;
+    it->second.since = Clock::now();
+  }
+
+  // Shuts down the connections that are past the deadline; MHD then sees
+  // them end and closes them.
+  void sweep() {
+    const auto tick = std::clamp<std::chrono::milliseconds>(
+        limits.deadline / 10, std::chrono::milliseconds(10), std::chrono::milliseconds(200));
+    std::unique_lock lock(mutex);
+    while (sweeping) {
+      wake.wait_for(lock, tick);
+      const auto now = Clock::now();
+      for (auto& [connection, link] : links) {
+        if (!link.reading || link.cut || link.fd < 0 || now - link.since <= limits.deadline) {
+          continue;
+        }
+        ::shutdown(link.fd, SHUT_RDWR);
+        link.cut = true;
+        cuts.fetch_add(1);
+      }
+    }
+  }
+
+  void close_daemon() {
+    std::call_once(closed, [this] {
+      {
+        const std::lock_guard lock(mutex);
+        sweeping = false;
+      }
+      wake.notify_all();
+      if (sweeper.joinable()) sweeper.join();
+      if (daemon != nullptr) {
+        // Stop accepting, then close every connection (each one's CLOSED
+        // notification closes our duplicate of its socket).
+        const int fd = static_cast<int>(MHD_quiesce_daemon(daemon));
+        MHD_stop_daemon(daemon);
+        daemon = nullptr;
+        if (fd >= 0) ::close(fd);
+        listen_fd = -1;
+      }
+      const std::lock_guard lock(mutex);
+      for (auto& [connection, link] : links) {
+        if (link.fd >= 0) ::close(link.fd);
+      }
+      links.clear();
+    });
+  }
+
+  static void on_connection(void* cls, MHD_Connection* c, void** /*socket_context*/,
+                            MHD_ConnectionNotificationCode code) {
+    auto& self = *static_cast<Impl*>(cls);
+    const std::lock_guard lock(self.mutex);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+      const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+      const int fd = info == nullptr ? -1 : fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0);
+      self.links[c] = Link{fd, true, Clock::now(), false};
+      return;
+    }
+    const auto it = self.links.find(c);
+    if (it == self.links.end()) return;
+    if (it->second.fd >= 0) ::close(it->second.fd);
+    self.links.erase(it);
+  }
+
+  static void on_completed(void* cls, MHD_Connection* c, void** request,
+                           MHD_RequestTerminationCode /*code*/) {
+    delete static_cast<Pending*>(*request);
+    *request = nullptr;
+    static_cast<Impl*>(cls)->set_reading(c, true);
+  }
+
+  static MHD_Result on_request(void* cls, MHD_Connection* c, const char* url, const char* method,
+                               const char* /*version*/, const char* upload, size_t* upload_size,
+                               void** request) {
+    auto& self = *static_cast<Impl*>(cls);
+    // Step 1. The first call: the head is in, a body may follow. A body
+    // announced over the limit is refused before it is read.
+    if (*request == nullptr) {
+      auto* pending = new Pending;
+      *request = pending;
+      const char* length =
+          MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+      if (length != nullptr) {
+        std::size_t n = 0;
+        const char* end = length + std::strlen(length);
+        const auto [ptr, ec] = std::from_chars(length, end, n);
+        if (ec == std::errc::result_out_of_range || (ec == std::errc() && n > kMaxBody)) {
+          pending->too_big = true;
+          self.set_reading(c, false);
+          return answer(c, too_big());
+        }
+      }
+      return MHD_YES;
+    }
+    auto& pending = *static_cast<Pending*>(*request);
+    // Step 2. Body bytes, kept up to the limit (a chunked body has no length
+    // to refuse it by: past the limit it is read and dropped).
+    if (*upload_size > 0) {
+      if (!pending.too_big) {
+        if (pending.body.size() + *upload_size > kMaxBody) {
+          pending.too_big = true;
+          std::string().swap(pending.body);
+        } else {
+          pending.body.append(upload, *upload_size);
+        }
+      }
+      *upload_size = 0;
+      return MHD_YES;
+    }
+    // Step 3. The whole request: answer it.
+    self.set_reading(c, false);
+    if (pending.too_big) return answer(c, too_big());
+    try {
+      Request r;
+      r.method = method;
+      r.path = url;
+      MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, &add_query, &r.query);
+      r.body = std::move(pending.body);
+      return answer(c, self.server.handle(r));
+    } catch (const std::exception&) {
+      return answer(c, error_response(500, "internal error"));
+    }
+  }
+};
+
+HttpServer::HttpServer(Server& server, HttpLimits limits)
+    : m_impl(std::make_unique<Impl>(server, limits)) {}
 
 HttpServer::~HttpServer() {
   stop();
+  m_impl->close_daemon();
 }
 
 Result<int> HttpServer::bind(const std::string& host, int port) {
-  auto& http = m_impl->http;
-  if (port == 0) {
-    const int bound = http.bind_to_any_port(host);
-    if (bound <= 0) return fail(fmt::format("cannot listen on {} (any port)", host));
-    return bound;
+  auto& m = *m_impl;
+  if (m.daemon != nullptr) return fail("the server is already listening");
+  const std::string where =
+      port == 0 ? fmt::format("{} (any port)", host) : fmt::format("{}:{}", host, port);
+  // Step 1. The listening socket: the first address of `host` that binds.
+  // SO_REUSEADDR (a restart right after a stop binds again), not
+  // SO_REUSEPORT (a second server on the same port must fail to bind).
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (getaddrinfo(host.c_str(), service.c_str(), &hints, &found) != 0 || found == nullptr) {
+    return fail(fmt::format("cannot listen on {} (not an address here)", where));
   }
-  if (!http.bind_to_port(host, port)) {
-    return fail(fmt::format("cannot listen on {}:{} (in use, or not an address here)", host, port));
+  int fd = -1;
+  int family = AF_INET;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, SOMAXCONN) == 0) {
+      family = a->ai_family;
+      break;
+    }
+    ::close(fd);
+    fd = -1;
   }
-  return port;
+  freeaddrinfo(found);
+  if (fd < 0)
+    return fail(fmt::format("cannot listen on {} (in use, or not an address here)", where));
+  const int bound = port_of(fd);
+
+  // Step 2. The daemon on it: epoll threads, the caps, the notifications
+  // the deadline needs. MHD's own inactivity timeout bounds an answer that
+  // the client does not read.
+  const auto seconds =
+      static_cast<unsigned>(std::max<long long>(1, (m.limits.deadline.count() + 999) / 1000));
+  unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC;
+  if (family == AF_INET6) flags |= MHD_USE_IPv6;
+  m.sweeping = true;
+  m.daemon = MHD_start_daemon(
+      flags, 0, nullptr, nullptr, &Impl::on_request, &m, MHD_OPTION_LISTEN_SOCKET, fd,
+      MHD_OPTION_THREAD_POOL_SIZE, static_cast<unsigned>(std::max(1, m.limits.threads)),
+      MHD_OPTION_CONNECTION_LIMIT, static_cast<unsigned>(std::max(1, m.limits.max_connections)),
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+      static_cast<unsigned>(std::max(1, m.limits.max_per_client)), MHD_OPTION_CONNECTION_TIMEOUT,
+      seconds, MHD_OPTION_NOTIFY_COMPLETED, &Impl::on_completed, &m, MHD_OPTION_NOTIFY_CONNECTION,
+      &Impl::on_connection, &m, MHD_OPTION_END);
+  if (m.daemon == nullptr) {
+    m.sweeping = false;
+    ::close(fd);
+    return fail(fmt::format("cannot serve on {} (the HTTP library refused to start)", where));
+  }
+  m.listen_fd = fd;
+  m.sweeper = std::thread([&m] { m.sweep(); });
+  return bound;
 }
 
 bool HttpServer::run() {
-  return m_impl->http.listen_after_bind();
+  auto& m = *m_impl;
+  if (m.daemon == nullptr) return false;
+  {
+    std::unique_lock lock(m.mutex);
+    m.wake.wait(lock, [&] { return m.stop_requested; });
+  }
+  m.close_daemon();
+  return true;
 }
 
 void HttpServer::stop() {
-  m_impl->http.stop();
+  {
+    const std::lock_guard lock(m_impl->mutex);
+    m_impl->stop_requested = true;
+  }
+  m_impl->wake.notify_all();
+}
+
+long HttpServer::deadline_cuts() const {
+  return m_impl->cuts.load();
 }
 
 }  // namespace duel::serve

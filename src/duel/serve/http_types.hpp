@@ -1,6 +1,6 @@
 #pragma once
 // An HTTP exchange as plain values, so that the whole server can be driven
-// and tested without a socket (http.cpp adapts cpp-httplib to these).
+// and tested without a socket (http.cpp adapts libmicrohttpd to these).
 #include <map>
 #include <string>
 #include <utility>

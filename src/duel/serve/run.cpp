@@ -33,7 +33,11 @@ int run(const RunOptions& o) {
   options.kept_agents = o.kept_agents;
   options.web_root = o.web_root;
   Server server(options);
-  HttpServer http(server);
+  HttpLimits limits;
+  limits.max_connections = o.max_connections;
+  limits.max_per_client = o.max_per_client;
+  limits.deadline = std::chrono::milliseconds(static_cast<long long>(o.request_timeout * 1000));
+  HttpServer http(server, limits);
   const auto port = http.bind(o.host, o.port);
   if (!port) {
     std::cerr << "duel: serve: " << port.error() << '\n';
@@ -44,7 +48,7 @@ int run(const RunOptions& o) {
                            v6 ? "]" : "", *port)
             << std::endl;
 
-  // Step 3. Serve until a signal; then stop accepting, stop every search.
+  // Step 3. Serve until a signal; then close every connection, stop every search.
   std::atomic<bool> done{false};
   std::atomic<bool> signalled{false};
   std::thread waiter([&] {
@@ -52,11 +56,7 @@ int run(const RunOptions& o) {
     while (!done.load()) {
       if (sigtimedwait(&signals, nullptr, &tick) <= 0) continue;
       signalled.store(true);
-      // stop() before the server runs does nothing: repeat until it returns.
-      while (!done.load()) {
-        http.stop();
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
+      http.stop();
     }
   });
   const bool ran = http.run();

@@ -1,7 +1,7 @@
 #pragma once
 // `duel serve`'s logic (docs/serve.md): the JSON API over the games in
 // play and the page's static files, as one function from Request to
-// Response. No sockets here: http.hpp puts it behind cpp-httplib, and the
+// Response. No sockets here: http.hpp puts it behind libmicrohttpd, and the
 // tests call handle() directly.
 //
 // Why: every request is checked here (method, path, body size, JSON shape,
@@ -40,7 +40,7 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Thread-safe: cpp-httplib calls it from its worker threads.
+  // Thread-safe: the HTTP library calls it from its polling threads.
   [[nodiscard]] Response handle(const Request& request);
   // Stops every search and drops every game (server shutdown).
   void shutdown();

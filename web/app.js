@@ -122,31 +122,41 @@ function selectGame(name) {
   loadAgents();
 }
 
+// The new game is made first: a bad spec or position leaves the game in
+// progress as it was, and only a game made replaces (and deletes) it.
 async function newGame() {
-  cancelTimer();
-  const gen = ++app.gen;
+  const body = { game: $('spec').value.trim() };
+  const pos = $('position').value.trim();
+  if (pos) body.position = pos;
   const old = app.view;
-  app.view = null;
+  const phase = document.body.dataset.phase;
+  setStatus('Starting a game…', 'starting');
+  let view;
+  try {
+    view = await api('POST', '/api/games', body);
+  } catch (e) {
+    document.body.dataset.phase = phase || 'idle';
+    showError(e);
+    return;
+  }
+  cancelTimer();
+  ++app.gen;
   app.selection = [];
   app.sending = false;
   closeChooser();
-  setStatus('Starting a game…', 'starting');
-  render();
-  try {
-    if (old) await api('DELETE', `/api/games/${old.id}`).catch(() => {});
-    const body = { game: $('spec').value.trim() };
-    const pos = $('position').value.trim();
-    if (pos) body.position = pos;
-    const view = await api('POST', '/api/games', body);
-    if (gen !== app.gen) return;
-    resetSearch();
-    app.running = true;
-    show(view);
-  } catch (e) {
-    document.body.dataset.phase = 'idle';
-    showError(e);
-    render();
-  }
+  if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
+  resetSearch();
+  app.running = true;
+  show(view);
+}
+
+// The server drops games nobody asks about (docs/serve.md): the open game
+// is asked about every 30 s, so it is never the one dropped.
+const KEEP_ALIVE_MS = 30000;
+function keepAlive() {
+  setInterval(() => {
+    if (app.view) api('GET', `/api/games/${app.view.id}`).catch(showError);
+  }, KEEP_ALIVE_MS);
 }
 
 // ---- the turn loop ---------------------------------------------------------
@@ -159,6 +169,7 @@ function cancelTimer() {
 // Takes a new view from the server and decides what happens next.
 function show(view) {
   app.view = view;
+  document.body.dataset.gameId = view.id;
   app.selection = [];
   closeChooser();
   render();
@@ -529,6 +540,7 @@ function wire() {
 
 async function start() {
   wire();
+  keepAlive();
   resetSearch();
   render();
   try {

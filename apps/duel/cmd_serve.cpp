@@ -40,7 +40,17 @@ int hand_over(const serve::RunOptions& o) {
                                    "--max-games",
                                    std::to_string(o.max_games),
                                    "--kept-agents",
-                                   std::to_string(o.kept_agents)};
+                                   std::to_string(o.kept_agents),
+                                   "--table-budget",
+                                   std::to_string(o.table_budget_mb),
+                                   "--idle-minutes",
+                                   fmt::format("{}", o.idle_minutes),
+                                   "--max-connections",
+                                   std::to_string(o.max_connections),
+                                   "--max-per-client",
+                                   std::to_string(o.max_per_client),
+                                   "--request-timeout",
+                                   fmt::format("{}", o.request_timeout)};
   if (!o.web_root.empty()) {
     args.emplace_back("--web-root");
     args.push_back(o.web_root);

@@ -22,6 +22,14 @@ inline void add_serve_flags(CLI::App& app, serve::RunOptions& o) {
                  "Agents kept between moves, all games together (each engine keeps its table)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--table-budget", o.table_budget_mb,
+                 "MB for all engines' tables together (past it a table shrinks, or 503)")
+      ->check(CLI::Range(1LL, 1LL << 20))
+      ->capture_default_str();
+  app.add_option("--idle-minutes", o.idle_minutes,
+                 "A game nobody asked about this long is dropped (while no agent thinks)")
+      ->check(CLI::Range(0.1, 100000.0))
+      ->capture_default_str();
   app.add_option("--max-connections", o.max_connections,
                  "Connections open at once, all clients together (more wait or are closed)")
       ->check(CLI::Range(1, 10000))

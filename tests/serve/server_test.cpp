@@ -494,15 +494,20 @@ TEST(ServeErrors, TooManyGamesIs503UnlessIdleOnesCanGo) {
   new_game(full, "gardner");
   const Response r = call(full, "POST", "/api/games", R"({"game":"gardner"})");
   EXPECT_EQ(r.status, 503);
-  EXPECT_EQ(json_of(r)["error"], "too many games (2); delete one or wait");
+  EXPECT_EQ(json_of(r)["error"],
+            "too many games (2), each asked about in the last 120 s; delete one or wait");
 
-  options.idle = std::chrono::milliseconds(0);
+  // The game asked about least recently makes way.
+  options.idle_when_full = std::chrono::milliseconds(0);
   Server recycling(options);
   const std::string first = new_game(recycling, "gardner");
-  new_game(recycling, "gardner");
+  const std::string second = new_game(recycling, "gardner");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(call(recycling, "GET", "/api/games/" + first).status, 200);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_EQ(call(recycling, "POST", "/api/games", R"({"game":"gardner"})").status, 201);
-  EXPECT_EQ(call(recycling, "GET", "/api/games/" + first).status, 404);
+  EXPECT_EQ(call(recycling, "GET", "/api/games/" + second).status, 404);
+  EXPECT_EQ(call(recycling, "GET", "/api/games/" + first).status, 200);
 }
 
 TEST(ServeErrors, BadBodiesAreTheirOwn4xx) {

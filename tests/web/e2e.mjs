@@ -304,11 +304,17 @@ async function watchAndError(page) {
   const result = (await page.textContent('#result')).trim();
   await page.screenshot({ path: join(outDir, 'kcell-watch.png') });
 
+  // A bad spec on New game: its error, and the game in progress stays.
+  const id = await page.$eval('body', (b) => b.dataset.gameId);
   await page.fill('#spec', 'nosuchgame:x=1');
   await page.click('#new-game');
   await page.waitForSelector('#status.error', { timeout: STEP_MS });
   const msg = (await page.textContent('#status')).trim();
   check(msg.length > 7, 'the error line is empty');
+  check((await historyLength(page)) === plies, 'a bad spec changed the game in progress');
+  check((await page.$eval('body', (b) => b.dataset.gameId)) === id, 'a bad spec replaced the game');
+  const still = await fetch(`${await server.url}/api/games/${id}`);
+  check(still.status === 200, `a bad spec deleted the game in progress (GET: ${still.status})`);
 
   // An agent the server refuses: its error, after the person's move.
   await newGame(page, { game: 'nqueens', spec: 'nqueens:n=4', first: 'human', second: 'exec:cmd=ls' });

@@ -42,11 +42,6 @@ struct Pending {
   bool too_big = false;
 };
 
-Response too_big() {
-  return error_response(413, fmt::format("the request body is over the limit of {} KiB ({} bytes)",
-                                         kMaxBody / 1024, kMaxBody));
-}
-
 MHD_Result answer(MHD_Connection* c, const Response& out) {
   MHD_Response* res = MHD_create_response_from_buffer(
       out.body.size(), const_cast<char*>(out.body.data()), MHD_RESPMEM_MUST_COPY);
@@ -194,7 +189,7 @@ struct HttpServer::Impl {
         if (ec == std::errc::result_out_of_range || (ec == std::errc() && n > kMaxBody)) {
           pending->too_big = true;
           self.set_reading(c, false);
-          return answer(c, too_big());
+          return answer(c, body_too_big());
         }
       }
       return MHD_YES;
@@ -216,7 +211,7 @@ struct HttpServer::Impl {
     }
     // Step 3. The whole request: answer it.
     self.set_reading(c, false);
-    if (pending.too_big) return answer(c, too_big());
+    if (pending.too_big) return answer(c, body_too_big());
     try {
       Request r;
       r.method = method;

@@ -31,6 +31,8 @@ int run(const RunOptions& o) {
   ServerOptions options;
   options.max_games = o.max_games;
   options.kept_agents = o.kept_agents;
+  options.table_budget_mb = o.table_budget_mb;
+  options.idle = std::chrono::milliseconds(static_cast<long long>(o.idle_minutes * 60'000));
   options.web_root = o.web_root;
   Server server(options);
   HttpLimits limits;

@@ -10,9 +10,11 @@ struct RunOptions {
   std::string web_root;
   int max_games = 64;
   int kept_agents = 8;
-  int max_connections = 256;    // open at once, all clients (http.hpp's HttpLimits)
-  int max_per_client = 32;      // open at once from one address
-  double request_timeout = 10;  // seconds for a whole request (head and body)
+  long long table_budget_mb = 1024;  // all engines' tables together (TableBudget)
+  double idle_minutes = 30;          // a game nobody asked about this long is dropped
+  int max_connections = 256;         // open at once, all clients (http.hpp's HttpLimits)
+  int max_per_client = 32;           // open at once from one address
+  double request_timeout = 10;       // seconds for a whole request (head and body)
 };
 
 // Binds, prints "duel serve: listening on http://HOST:PORT/" on stdout, serves

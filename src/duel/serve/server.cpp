@@ -94,8 +94,14 @@ std::string_view content_type_of(std::string_view path) {
   return "application/octet-stream";
 }
 
+Response body_too_big() {
+  return error_response(413, fmt::format("the request body is over the limit of {} KiB ({} bytes)",
+                                         kMaxBody / 1024, kMaxBody));
+}
+
 Server::Server(ServerOptions options)
-    : m_options(std::move(options)), m_quota(std::make_shared<KeepQuota>(m_options.kept_agents)) {}
+    : m_options(std::move(options)),
+      m_budget(std::make_shared<TableBudget>(m_options.table_budget_mb, m_options.kept_agents)) {}
 
 Server::~Server() {
   shutdown();
@@ -110,6 +116,27 @@ void Server::shutdown() {
   for (auto& [id, game] : games) game->close();
 }
 
+void Server::reap() {
+  std::vector<std::shared_ptr<Session>> dropped;
+  {
+    std::lock_guard lock(m_mutex);
+    const auto now = Clock::now();
+    const auto every = std::min<Clock::duration>(std::chrono::seconds(5), m_options.idle);
+    if (now - m_reaped < every) return;
+    m_reaped = now;
+    for (auto it = m_games.begin(); it != m_games.end();) {
+      const auto from = it->second->idle_from();
+      if (from && now - *from >= m_options.idle) {
+        dropped.push_back(std::move(it->second));
+        it = m_games.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& d : dropped) d->close();
+}
+
 std::shared_ptr<Session> Server::find(const std::string& id) {
   std::lock_guard lock(m_mutex);
   const auto it = m_games.find(id);
@@ -118,9 +145,8 @@ std::shared_ptr<Session> Server::find(const std::string& id) {
 
 Response Server::handle(const Request& request) {
   try {
-    if (request.body.size() > kMaxBody) {
-      return error_response(413, fmt::format("the request body is over {} KiB", kMaxBody / 1024));
-    }
+    if (request.body.size() > kMaxBody) return body_too_big();
+    reap();
     const auto parts = split_path(request.path);
     if (!parts.empty() && parts[0] == "api") return api(request, parts);
     return static_file(request);
@@ -213,22 +239,27 @@ Response Server::create(const Request& r) {
   auto start = registry::make_game(**spec, position->value_or(""));
   if (!start) return error_response(400, start.error());
 
-  // Step 2. Room for it: games idle too long make way; else 503.
-  std::vector<std::shared_ptr<Session>> dropped;
+  // Step 2. Room for it: when full, the game asked about least recently
+  // makes way if nobody asked about it for idle_when_full; else 503.
+  std::shared_ptr<Session> dropped;
   std::shared_ptr<Session> made;
   std::string id;
   {
     std::lock_guard lock(m_mutex);
     const auto max = static_cast<std::size_t>(m_options.max_games);
     if (m_games.size() >= max) {
-      const auto before = Clock::now() - m_options.idle;
-      for (auto it = m_games.begin(); it != m_games.end();) {
-        if (it->second->idle_since(before)) {
-          dropped.push_back(std::move(it->second));
-          it = m_games.erase(it);
-        } else {
-          ++it;
+      auto oldest = m_games.end();
+      Clock::time_point oldest_from = Clock::now() - m_options.idle_when_full;
+      for (auto it = m_games.begin(); it != m_games.end(); ++it) {
+        const auto from = it->second->idle_from();
+        if (from && *from <= oldest_from) {
+          oldest = it;
+          oldest_from = *from;
         }
+      }
+      if (oldest != m_games.end()) {
+        dropped = std::move(oldest->second);
+        m_games.erase(oldest);
       }
     }
     if (m_games.size() < max) {
@@ -236,16 +267,20 @@ Response Server::create(const Request& r) {
       made = std::visit(
           [&](const auto& s) -> std::shared_ptr<Session> {
             using S = std::decay_t<decltype(s)>;
-            return std::make_shared<GameSession<S>>(id, s, m_quota);
+            return std::make_shared<GameSession<S>>(id, s, m_budget);
           },
           *start);
       m_games.emplace(id, made);
     }
   }
-  for (auto& d : dropped) d->close();
+  if (dropped) dropped->close();
   if (!made) {
     return error_response(
-        503, fmt::format("too many games ({}); delete one or wait", m_options.max_games));
+        503,
+        fmt::format(
+            "too many games ({}), each asked about in the last {} s; delete one or wait",
+            m_options.max_games,
+            std::chrono::duration_cast<std::chrono::seconds>(m_options.idle_when_full).count()));
   }
   return json_response(201, made->view());
 }

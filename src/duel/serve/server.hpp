@@ -22,13 +22,21 @@
 namespace duel::serve {
 
 inline constexpr std::size_t kMaxBody = 64 * 1024;
+// The 413 answer to a body over kMaxBody.
+[[nodiscard]] Response body_too_big();
 
 struct ServerOptions {
   int max_games = 64;  // live games; more is 503
-  // A game nobody asked about for this long may be dropped to make room.
+  // A game nobody asked about for this long is dropped (while no agent thinks).
   std::chrono::milliseconds idle{std::chrono::minutes(30)};
+  // With max_games live, a new game replaces the one asked about least
+  // recently if nobody asked about it for this long (the page asks about
+  // its open game every 30 s).
+  std::chrono::milliseconds idle_when_full{std::chrono::minutes(2)};
+  // Memory for all engines' tables together, MB (TableBudget).
+  long long table_budget_mb = 1024;
   std::string web_root;  // serve the page from this folder; empty: the embedded files
-  // Agents kept between moves, all games together (KeepQuota): at most this
+  // Agents kept between moves, all games together (TableBudget): at most this
   // many engine tables stay allocated while nobody is thinking.
   int kept_agents = 8;
 };
@@ -52,10 +60,13 @@ class Server {
   Response create(const Request& request);
   Response static_file(const Request& request) const;
   std::shared_ptr<Session> find(const std::string& id);
+  // Drops the games idle past options.idle, at most every few seconds.
+  void reap();
 
   ServerOptions m_options;
   std::mutex m_mutex;  // guards m_games and m_next_id; never held while a game is locked
-  std::shared_ptr<KeepQuota> m_quota;
+  std::shared_ptr<TableBudget> m_budget;
+  Clock::time_point m_reaped = Clock::now();  // guarded by m_mutex
   std::map<std::string, std::shared_ptr<Session>> m_games;
   std::uint64_t m_next_id = 1;
 };

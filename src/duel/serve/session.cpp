@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "duel/core/spec.hpp"
+#include "duel/search/options.hpp"
 
 namespace duel::serve {
 
@@ -44,6 +45,30 @@ std::string refuse_agent(std::string_view spec_text) {
   if (auto e = over("hash", kMaxHashMb, "MB")) return *e;
   if (auto e = over("threads", kMaxAgentThreads, "threads")) return *e;
   return {};
+}
+
+long long table_mb(std::string_view spec_text) {
+  auto spec = Spec::parse(spec_text);
+  if (!spec || spec->name() != "engine") return 0;
+  const auto mb = spec->get("hash");
+  if (!mb) return static_cast<long long>(search::kAgentHashMb);
+  // A bad value is make_agent's to refuse; it holds nothing meanwhile.
+  return parse_integer(*mb).value_or(0);
+}
+
+std::string with_table(std::string_view spec_text, long long mb) {
+  auto spec = Spec::parse(spec_text);
+  if (!spec) return std::string(spec_text);
+  std::string out = spec->name() + ":";
+  bool set = false;
+  for (const auto& [key, value] : spec->entries()) {
+    const bool hash = key == "hash";
+    set = set || hash;
+    out += fmt::format("{}={},", key, hash ? std::to_string(mb) : value);
+  }
+  if (!set) out += fmt::format("hash={},", mb);
+  out.pop_back();
+  return out;
 }
 
 Json agent_kinds(const registry::AnyGame& start) {

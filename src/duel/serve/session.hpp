@@ -58,24 +58,59 @@ inline constexpr long long kMaxAgentThreads = 2;
 // `[{"kind", "example", "about"}]`.
 [[nodiscard]] Json agent_kinds(const registry::AnyGame& start);
 
-// How many agents the games may keep between moves, server-wide. An engine
-// kept by its game keeps its table (up to kMaxHashMb) and its move ordering
-// for the next move, instead of allocating and clearing a new table each
-// time; the quota bounds the memory that costs.
-class KeepQuota {
+// The MB of transposition table an agent spec asks for: `hash=` (or the
+// engine's default) for `engine`, 0 for agents without a table.
+[[nodiscard]] long long table_mb(std::string_view spec);
+// `spec` with its table set to `mb` MB.
+[[nodiscard]] std::string with_table(std::string_view spec, long long mb);
+
+// The engine tables of all games, server-wide: a memory budget in MB that
+// every thinking or kept engine holds its table against, and how many
+// agents may be kept between moves. An engine kept by its game keeps its
+// table and its move ordering for the next move instead of allocating and
+// clearing a new table each time.
+//
+// Why: each game may ask for up to kMaxHashMb, and six games at 256 MB held
+// 1.67 GB. Past the budget a new engine gets the MB that are left (its
+// table shrinks) or, with less than 1 MB left, is refused (503).
+class TableBudget {
  public:
-  explicit KeepQuota(int agents) : m_left(agents) {}
-  // True, and one fewer left, if an agent may be kept.
-  [[nodiscard]] bool take() {
-    int left = m_left.load();
-    while (left > 0 && !m_left.compare_exchange_weak(left, left - 1)) {
-    }
-    return left > 0;
+  TableBudget(long long mb, int kept_agents) : m_total(mb), m_kept_left(kept_agents) {}
+  // The MB granted for a table of `want` MB (`want` itself if it fits,
+  // else what is left); 0, and nothing held, when not even 1 MB is left.
+  [[nodiscard]] long long reserve(long long want) {
+    std::lock_guard lock(m_mutex);
+    const long long granted = std::min(want, m_total - m_used);
+    if (want > 0 && granted < 1) return 0;
+    m_used += std::max(0LL, granted);
+    return std::max(0LL, granted);
   }
-  void give_back() { m_left.fetch_add(1); }
+  void release(long long mb) {
+    std::lock_guard lock(m_mutex);
+    m_used -= mb;
+  }
+  // True, and one fewer left, if an agent may be kept.
+  [[nodiscard]] bool take_keep() {
+    std::lock_guard lock(m_mutex);
+    if (m_kept_left <= 0) return false;
+    --m_kept_left;
+    return true;
+  }
+  void give_back_keep() {
+    std::lock_guard lock(m_mutex);
+    ++m_kept_left;
+  }
+  [[nodiscard]] long long total() const { return m_total; }
+  [[nodiscard]] long long used() const {
+    std::lock_guard lock(m_mutex);
+    return m_used;
+  }
 
  private:
-  std::atomic<int> m_left;
+  mutable std::mutex m_mutex;
+  const long long m_total;
+  long long m_used = 0;
+  int m_kept_left;
 };
 
 // A game as the server holds it: every method locks the game's mutex.
@@ -92,7 +127,8 @@ class Session {
   // Stops the search without playing its move and waits for its thread;
   // later calls answer 404. Called without any lock of the server held.
   virtual void close() = 0;
-  [[nodiscard]] virtual bool idle_since(Clock::time_point before) = 0;
+  // When it was last asked about; nullopt while an agent thinks.
+  [[nodiscard]] virtual std::optional<Clock::time_point> idle_from() = 0;
 };
 
 // The live or last search's progress, as GET .../search shows it.
@@ -111,8 +147,8 @@ class GameSession final : public Session {
  public:
   using Move = typename S::Move;
 
-  GameSession(std::string id, S start, std::shared_ptr<KeepQuota> quota)
-      : m_id(std::move(id)), m_states{std::move(start)}, m_quota(std::move(quota)) {}
+  GameSession(std::string id, S start, std::shared_ptr<TableBudget> budget)
+      : m_id(std::move(id)), m_states{std::move(start)}, m_budget(std::move(budget)) {}
   ~GameSession() override { close(); }
   GameSession(const GameSession&) = delete;
   GameSession& operator=(const GameSession&) = delete;
@@ -157,31 +193,49 @@ class GameSession final : public Session {
     // spec replaces it.
     Kept& kept = m_kept[static_cast<std::size_t>(index(m_states.back().to_move()))];
     std::unique_ptr<agents::Agent<S>> agent;
+    std::string run = std::string(spec);  // the spec that runs (its table may be shrunk)
+    long long held = 0;                   // its table's MB, held against the budget
     m_reused = kept.agent && kept.spec == spec;
     if (m_reused) {
       agent = std::move(kept.agent);
+      run = kept.run;
+      held = std::exchange(kept.mb, 0);
     } else {
+      drop_kept(kept);
+      const long long want = table_mb(spec);
+      held = m_budget->reserve(want);
+      if (want > 0 && held == 0) {
+        return error_response(
+            503, fmt::format("the engines' tables use all of the server's {} MB: stop a search, "
+                             "delete a game or wait",
+                             m_budget->total()));
+      }
+      if (held < want) run = with_table(spec, held);
       std::istringstream no_input;
       std::ostringstream no_output;
       registry::AgentContext ctx{m_agent_runs++, &no_input, &no_output};
-      auto made = registry::make_agent<S>(spec, ctx);
-      if (!made) return error_response(400, made.error());
+      auto made = registry::make_agent<S>(run, ctx);
+      if (!made) {
+        m_budget->release(held);
+        return error_response(400, made.error());
+      }
       agent = std::move(*made);
-      kept.agent.reset();
     }
-    if (!kept.spec.empty()) m_quota->give_back();
-    kept.spec.clear();
+    if (!kept.spec.empty()) m_budget->give_back_keep();
+    kept = Kept{};
     // The last search's thread has played its move (thinking is false): it
     // only unwinds now, without this lock.
     if (m_worker.joinable()) m_worker.join();
     m_stop.store(false);
     m_thinking = true;
     m_agent = std::string(spec);
+    m_running = run;
     m_progress = SearchProgress{};
     m_failure.clear();
-    m_worker = std::jthread([this, agent = std::move(agent), state = m_states.back()]() mutable {
-      think(std::move(agent), state);
-    });
+    m_worker =
+        std::jthread([this, agent = std::move(agent), held, state = m_states.back()]() mutable {
+          think(std::move(agent), held, state);
+        });
     return json_response(202, view_locked());
   }
 
@@ -243,17 +297,16 @@ class GameSession final : public Session {
       m_closed = true;
       m_stop.store(true);
       worker = std::move(m_worker);
-      for (auto& k : m_kept) {
-        if (!k.spec.empty()) m_quota->give_back();
-      }
       kept = std::move(m_kept);
     }
     if (worker.joinable()) worker.join();
+    for (auto& k : kept) drop_kept(k);
   }
 
-  bool idle_since(Clock::time_point before) override {
+  std::optional<Clock::time_point> idle_from() override {
     std::lock_guard lock(m_mutex);
-    return !m_thinking && m_used < before;
+    if (m_thinking) return std::nullopt;
+    return m_used;
   }
 
  private:
@@ -277,18 +330,35 @@ class GameSession final : public Session {
     m_states.push_back(now.result(m));
   }
 
-  // An agent kept for its side's next move, and the spec that made it
-  // (empty: none, and no quota held).
+  // An agent kept for its side's next move: the spec asked for (empty:
+  // none, and nothing held), the spec it runs and its table's MB.
   struct Kept {
     std::string spec;
+    std::string run;
     std::unique_ptr<agents::Agent<S>> agent;
+    long long mb = 0;
   };
+
+  // Frees a kept agent, then gives its table and its place back.
+  void drop_kept(Kept& k) {
+    k.agent.reset();
+    m_budget->release(std::exchange(k.mb, 0));
+    if (!k.spec.empty()) m_budget->give_back_keep();
+    k = Kept{};
+  }
 
   // The search thread: the agent works on its own copy of the position and
   // touches the game only under the lock, to report and to move. The agent
-  // is kept for the side's next move if the quota allows; otherwise it (and
-  // its table) is freed after the lock is let go.
-  void think(std::unique_ptr<agents::Agent<S>> agent, const S& state) {
+  // is kept for the side's next move if the budget allows; otherwise it (and
+  // its table) is freed after the lock is let go, and then its MB given back.
+  void think(std::unique_ptr<agents::Agent<S>> agent_in, long long held, const S& state) {
+    // Destroyed in reverse: the agent first, then its MB released.
+    struct Held {
+      TableBudget& budget;
+      long long mb;
+      ~Held() { budget.release(mb); }
+    } table{*m_budget, held};
+    std::unique_ptr<agents::Agent<S>> agent = std::move(agent_in);
     agents::SearchHooks hooks;
     hooks.stop = &m_stop;
     hooks.on_iteration = [this](const search::SearchInfo& info) {
@@ -334,10 +404,11 @@ class GameSession final : public Session {
       return;
     }
     const auto side = static_cast<std::size_t>(index(state.to_move()));
-    m_names[side] = m_agent;
+    m_names[side] = m_running;
     play_locked(*move, took, std::move(report));
-    if (m_kept[side].spec.empty() && m_quota->take())
-      m_kept[side] = Kept{m_agent, std::move(agent)};
+    if (m_kept[side].spec.empty() && m_budget->take_keep()) {
+      m_kept[side] = Kept{m_agent, m_running, std::move(agent), std::exchange(table.mb, 0)};
+    }
   }
 
   Json search_locked() const {
@@ -355,7 +426,7 @@ class GameSession final : public Session {
               {"nodes_by_depth", p.nodes_by_depth}};
     }
     Json out = {{"thinking", m_thinking},
-                {"agent", m_agent.empty() ? Json(nullptr) : Json(m_agent)},
+                {"agent", m_running.empty() ? Json(nullptr) : Json(m_running)},
                 {"kept", m_reused},
                 {"info", std::move(info)}};
     if (!m_failure.empty()) out["error"] = m_failure;
@@ -390,7 +461,7 @@ class GameSession final : public Session {
               {"last_move", nullptr},
               {"history", std::move(history)},
               {"thinking", m_thinking},
-              {"agent", m_thinking ? Json(m_agent) : Json(nullptr)},
+              {"agent", m_thinking ? Json(m_running) : Json(nullptr)},
               {"board", board_of(s)},
               {"marks", marks_of(s)},
               {"moves", std::move(moves)}};
@@ -427,10 +498,11 @@ class GameSession final : public Session {
   Clock::time_point m_used = Clock::now();
   bool m_closed = false;
   bool m_thinking = false;
-  std::string m_agent;  // the running or last agent's spec
+  std::string m_agent;    // the running or last agent's spec, as asked for
+  std::string m_running;  // ... as it runs (its table shrunk to the budget)
   std::string m_failure;
   SearchProgress m_progress;
-  std::shared_ptr<KeepQuota> m_quota;
+  std::shared_ptr<TableBudget> m_budget;
   std::array<Kept, 2> m_kept;      // by side: the agent that moved last for it
   bool m_reused = false;           // the running or last agent was kept from its side's last move
   std::uint64_t m_agent_runs = 0;  // seeds each agent differently

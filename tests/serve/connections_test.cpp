@@ -238,6 +238,18 @@ TEST(ServeConnections, APostWithoutABodyIsOneWithAnEmptyBody) {
   }
 }
 
+// An escaped NUL stays escaped: it cannot cut a path short and name
+// another game (libmicrohttpd's own unescaping would have answered g1).
+TEST(ServeConnections, AnEscapedNulInAPathIsNotTheEndOfIt) {
+  Running s(HttpLimits{});
+  ASSERT_GT(s.port, 0);
+  const std::string id = json_of(call(s.server, "POST", "/api/games", R"({"game":"kcell"})"))["id"];
+  const std::string a = ask_raw(
+      s.port, "GET /api/games/" + id + "%00%ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(a.rfind("HTTP/1.1 404", 0), 0U) << a.substr(0, 200);
+  EXPECT_NE(a.find("no such game: '" + id + R"(%00\\xff')"), std::string::npos) << a;
+}
+
 TEST(ServeConnections, ABodyOverTheLimitIsRefusedWithTheLimitNamed) {
   Running s(HttpLimits{});
   ASSERT_GT(s.port, 0);

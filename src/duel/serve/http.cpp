@@ -66,6 +66,33 @@ MHD_Result add_query(void* cls, MHD_ValueKind /*kind*/, const char* key, size_t 
   return MHD_YES;
 }
 
+// Decodes %HH in a path or query in place, as libmicrohttpd's own does,
+// but leaves "%00" as it is: the path reaches the server as a C string, so
+// a decoded NUL would cut it short ("/api/games/g1%00x" would be g1).
+std::size_t unescape(void* /*cls*/, MHD_Connection* /*c*/, char* s) {
+  const auto hex = [](char ch) -> int {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+  };
+  char* out = s;
+  for (const char* in = s; *in != '\0';) {
+    if (in[0] == '%' && in[1] != '\0' && in[2] != '\0') {
+      const int hi = hex(in[1]);
+      const int lo = hex(in[2]);
+      if (hi >= 0 && lo >= 0 && (hi != 0 || lo != 0)) {
+        *out++ = static_cast<char>(hi * 16 + lo);
+        in += 3;
+        continue;
+      }
+    }
+    *out++ = *in++;
+  }
+  *out = '\0';
+  return static_cast<std::size_t>(out - s);
+}
+
 int port_of(int fd) {
   sockaddr_storage address{};
   socklen_t length = sizeof(address);
@@ -284,7 +311,7 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
       MHD_OPTION_PER_IP_CONNECTION_LIMIT,
       static_cast<unsigned>(std::max(1, m.limits.max_per_client)), MHD_OPTION_CONNECTION_TIMEOUT,
       seconds, MHD_OPTION_NOTIFY_COMPLETED, &Impl::on_completed, &m, MHD_OPTION_NOTIFY_CONNECTION,
-      &Impl::on_connection, &m, MHD_OPTION_END);
+      &Impl::on_connection, &m, MHD_OPTION_UNESCAPE_CALLBACK, &unescape, nullptr, MHD_OPTION_END);
   if (m.daemon == nullptr) {
     m.sweeping = false;
     ::close(fd);

@@ -1,8 +1,10 @@
 #pragma once
 // An HTTP exchange as plain values, so that the whole server can be driven
 // and tested without a socket (http.cpp adapts libmicrohttpd to these).
+#include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,8 +35,63 @@ struct Response {
           body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
           {}};
 }
-// An error answer: `{"error": "one line"}`.
-[[nodiscard]] inline Response error_response(int status, const std::string& message) {
+// `text` as an error message quotes it: in single quotes, cut after `max`
+// characters (then "..."), and every byte that is not printable UTF-8 (a
+// control character, a stray or overlong byte) written as \xNN, as are a
+// quote and a backslash; so a request's bytes never reach an answer raw.
+[[nodiscard]] inline std::string quote_input(std::string_view text, std::size_t max = 60) {
+  std::string out = "'";
+  std::size_t shown = 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const auto cont = [&](std::size_t i, unsigned lo, unsigned hi) {
+    return i < text.size() && byte(i) >= lo && byte(i) <= hi;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    if (shown == max) {
+      out += "...";
+      break;
+    }
+    const unsigned c = byte(i);
+    // The length of a well-formed UTF-8 sequence starting at i (0: none).
+    std::size_t n = 0;
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
+      n = 1;
+    } else if (c >= 0xc2 && c <= 0xdf && cont(i + 1, 0x80, 0xbf)) {
+      n = 2;
+    } else if (c >= 0xe0 && c <= 0xef &&
+               cont(i + 1, c == 0xe0 ? 0xa0 : 0x80, c == 0xed ? 0x9f : 0xbf) &&
+               cont(i + 2, 0x80, 0xbf)) {
+      n = 3;
+    } else if (c >= 0xf0 && c <= 0xf4 &&
+               cont(i + 1, c == 0xf0 ? 0x90 : 0x80, c == 0xf4 ? 0x8f : 0xbf) &&
+               cont(i + 2, 0x80, 0xbf) && cont(i + 3, 0x80, 0xbf)) {
+      n = 4;
+    }
+    if (n == 0) {
+      constexpr std::string_view kHex = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      n = 1;
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
+    ++shown;
+  }
+  return out + "'";
+}
+
+// An error answer: `{"error": "one line"}`, cut to 500 bytes (on a
+// character's boundary) with "..." after.
+[[nodiscard]] inline Response error_response(int status, std::string message) {
+  constexpr std::size_t kMax = 500;
+  if (message.size() > kMax) {
+    std::size_t cut = kMax;
+    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xc0) == 0x80) --cut;
+    message.resize(cut);
+    message += "...";
+  }
   return json_response(status, nlohmann::json{{"error", message}});
 }
 

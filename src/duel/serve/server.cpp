@@ -29,8 +29,9 @@ std::vector<std::string> split_path(const std::string& path) {
 }
 
 Response method_not_allowed(const Request& r, std::string_view allow) {
-  Response out = error_response(
-      405, fmt::format("method {} is not allowed on {} (allowed: {})", r.method, r.path, allow));
+  Response out =
+      error_response(405, fmt::format("method {} is not allowed on {} (allowed: {})",
+                                      quote_input(r.method, 20), quote_input(r.path), allow));
   out.headers.emplace_back("Allow", std::string(allow));
   return out;
 }
@@ -169,18 +170,21 @@ Response Server::api(const Request& r, const std::vector<std::string>& parts) {
     if (it == r.query.end() || it->second.empty()) {
       return error_response(400, "agents: give the game as ?game=SPEC");
     }
+    if (auto why = refuse_text("game", it->second, 200); !why.empty()) {
+      return error_response(400, why);
+    }
     auto game = registry::make_game(it->second);
     if (!game) return error_response(400, game.error());
     return json_response(200, agent_kinds(*game));
   }
   // Step 2. One game.
   if (parts.size() < 3 || parts.size() > 4 || parts[1] != "games") {
-    return error_response(404, fmt::format("no such API endpoint: {}", r.path));
+    return error_response(404, fmt::format("no such API endpoint: {}", quote_input(r.path)));
   }
   const std::string& id = parts[2];
   const std::string action = parts.size() == 4 ? parts[3] : "";
   auto game = find(id);
-  if (!game) return error_response(404, fmt::format("no such game: {}", id));
+  if (!game) return error_response(404, fmt::format("no such game: {}", quote_input(id)));
   return game_api(r, game, id, action);
 }
 
@@ -205,7 +209,7 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
     return game->record(it == r.query.end() ? "json" : it->second);
   }
   if (action != "move" && action != "undo" && action != "agent" && action != "stop") {
-    return error_response(404, fmt::format("no such API endpoint: {}", r.path));
+    return error_response(404, fmt::format("no such API endpoint: {}", quote_input(r.path)));
   }
   if (!post) return method_not_allowed(r, "POST");
   if (action == "stop") return game->stop();
@@ -236,6 +240,12 @@ Response Server::create(const Request& r) {
   if (!spec) return error_response(400, spec.error());
   auto position = string_field(*body, "position", false);
   if (!position) return error_response(400, position.error());
+  if (auto why = refuse_text("game", **spec, 200); !why.empty()) return error_response(400, why);
+  if (*position) {
+    if (auto why = refuse_text("position", **position, 1000); !why.empty()) {
+      return error_response(400, why);
+    }
+  }
   auto start = registry::make_game(**spec, position->value_or(""));
   if (!start) return error_response(400, start.error());
 
@@ -289,7 +299,9 @@ Response Server::static_file(const Request& r) const {
   if (r.method != "GET" && r.method != "HEAD") return method_not_allowed(r, "GET");
   std::string rel = r.path.empty() || r.path == "/" ? "index.html" : r.path.substr(1);
   if (!rel.empty() && rel.back() == '/') rel += "index.html";
-  const auto not_found = [&] { return error_response(404, fmt::format("not found: {}", r.path)); };
+  const auto not_found = [&] {
+    return error_response(404, fmt::format("not found: {}", quote_input(r.path)));
+  };
   if (!safe_relative(rel)) return not_found();
   const std::string type(content_type_of(rel));
   if (!m_options.web_root.empty()) {

@@ -19,6 +19,34 @@ namespace {
 
 }  // namespace
 
+std::string refuse_text(std::string_view what, std::string_view text, std::size_t max) {
+  if (text.size() > max) {
+    return fmt::format("{} {}: {} bytes, over the {} a {} may have", what, quote_input(text, 20),
+                       text.size(), max, what);
+  }
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c > 0x7e) {
+      return fmt::format("{} {}: only printable ASCII is allowed", what, quote_input(text, 40));
+    }
+  }
+  return {};
+}
+
+std::string unknown_agent(std::string_view spec_text, std::string_view game,
+                          const std::vector<registry::AgentKind>& kinds) {
+  auto spec = Spec::parse(spec_text);
+  if (!spec) return {};  // refuse_agent has said why
+  std::string runs;
+  for (const auto& k : kinds) {
+    if (!served(k.kind)) continue;
+    if (k.kind == spec->name()) return {};
+    runs += fmt::format("{}{}", runs.empty() ? "" : ", ", k.kind);
+  }
+  return fmt::format("unknown agent {} (duel serve runs for {}: {})", quote_input(spec->name(), 30),
+                     game, runs);
+}
+
 std::string refuse_agent(std::string_view spec_text) {
   auto spec = Spec::parse(spec_text);
   if (!spec) return spec.error();

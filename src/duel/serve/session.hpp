@@ -48,11 +48,22 @@ inline constexpr long long kMaxHashMb = 256;
 // server's games share its cores, and each thread holds one at full load.
 inline constexpr long long kMaxAgentThreads = 2;
 
+// Why `text`, a move or spec of `what` from a request, is refused before
+// it is parsed: over `max` bytes, or a byte that is not printable ASCII
+// (no game's move or spec has one). Empty when it may be parsed.
+[[nodiscard]] std::string refuse_text(std::string_view what, std::string_view text,
+                                      std::size_t max);
+
 // Bad input in an agent spec that make_agent would accept but the server
 // refuses: programs started on the server (`human`, `uci`, `exec`), a time
 // over kMaxAgentSeconds, a table over kMaxHashMb, more than kMaxAgentThreads
 // threads. Empty when it may run.
 [[nodiscard]] std::string refuse_agent(std::string_view spec);
+
+// An agent spec whose kind the server does not run for `game` (of the
+// `kinds` the game has): the message naming those it runs; empty if known.
+[[nodiscard]] std::string unknown_agent(std::string_view spec, std::string_view game,
+                                        const std::vector<registry::AgentKind>& kinds);
 
 // The agent kinds the server runs for the game `start` belongs to:
 // `[{"kind", "example", "about"}]`.
@@ -162,6 +173,7 @@ class GameSession final : public Session {
   Response move(std::string_view text) override {
     std::lock_guard lock(m_mutex);
     if (auto busy = refuse_locked("a move")) return *busy;
+    if (auto why = refuse_text("move", text, 64); !why.empty()) return error_response(400, why);
     const S& now = m_states.back();
     auto m = registry::legal_move(now, text);
     if (!m) return error_response(400, m.error());
@@ -185,7 +197,11 @@ class GameSession final : public Session {
   }
 
   Response start_agent(std::string_view spec) override {
+    if (auto why = refuse_text("agent", spec, 200); !why.empty()) return error_response(400, why);
     if (auto why = refuse_agent(spec); !why.empty()) return error_response(400, why);
+    if (auto why = unknown_agent(spec, S::kName, registry::agent_kinds<S>()); !why.empty()) {
+      return error_response(400, why);
+    }
     std::lock_guard lock(m_mutex);
     if (auto busy = refuse_locked("an agent")) return *busy;
     if (m_states.back().is_terminal()) return error_response(400, "the game is over");
@@ -272,8 +288,8 @@ class GameSession final : public Session {
       return file(out.str(), "text/plain; charset=utf-8", "txt");
     }
     if (format != "pgn" && format != "pdn") {
-      return error_response(
-          400, fmt::format("format: '{}' is not one of pgn, pdn, trace, json", format));
+      return error_response(400, fmt::format("format: {} is not one of pgn, pdn, trace, json",
+                                             quote_input(format, 20)));
     }
     if constexpr (S::kRecordFormat != games::RecordFormat::none) {
       if (format == play::format_name(S::kRecordFormat)) {

@@ -13,6 +13,11 @@ it starts is stopped when it ends, on any exit.
 
   scripts/serve-load.py --duel build/bin/duel [--slow 50] [--idle 50] [--sources 4]
       [--seconds 10] [--trickle 1.5] [--serve-flag=--request-timeout=10 ...]
+  scripts/serve-load.py --duel build/bin/duel --games 64 [--agent engine:time=0.2]
+
+With --games N it measures memory instead: N games (Gardner), each asked
+for one move by --agent, one after another, then the server's resident
+memory (kept agents keep their tables: docs/serve.md).
 
 Needs wrk (Debian's wrk; scripts/setup.sh installs it).
 """
@@ -25,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 
@@ -48,6 +54,43 @@ def still_open(sock):
         return False
 
 
+def call(method, url, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def memory(a, base, pid):
+    """N games, one agent move each, then the server's resident memory."""
+    before = rss_mb(pid)
+    made, moved, refused = 0, 0, []
+    for _ in range(a.games):
+        status, view = call("POST", base + "/api/games", {"game": "gardner"})
+        if status != 201:
+            refused.append(view.get("error", status))
+            continue
+        made += 1
+        gid = view["id"]
+        status, view = call("POST", f"{base}/api/games/{gid}/agent", {"agent": a.agent})
+        if status != 202:
+            refused.append(view.get("error", status))
+            continue
+        while True:
+            status, s = call("GET", f"{base}/api/games/{gid}/search")
+            if not s.get("thinking", False):
+                break
+            time.sleep(0.05)
+        moved += 1
+    result = {"games": made, "moved": moved, "agent": a.agent, "refused": refused[:3],
+              "rss_mb_before": round(before, 1), "rss_mb_after": round(rss_mb(pid), 1)}
+    print(json.dumps(result) if a.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--duel", required=True)
@@ -58,7 +101,11 @@ def main():
     p.add_argument("--trickle", type=float, default=1.5)
     p.add_argument("--serve-flag", action="append", default=[])
     p.add_argument("--json", action="store_true")
+    p.add_argument("--games", type=int, default=0)
+    p.add_argument("--agent", default="engine:time=0.2")
     a = p.parse_args()
+    if not 0 <= a.games <= 10000:
+        sys.exit("serve-load: --games 0..10000")
     if not 0 <= a.slow <= 2000 or not 0 <= a.idle <= 2000 or not 1 <= a.sources <= 250:
         sys.exit("serve-load: --slow and --idle 0..2000, --sources 1..250")
     if not 1 <= a.seconds <= 600:
@@ -81,6 +128,8 @@ def main():
         req = urllib.request.Request(base + "/api/games", data=b'{"game":"gardner"}', method="POST")
         with urllib.request.urlopen(req, timeout=30) as r:
             gid = json.load(r)["id"]
+        if a.games:
+            return memory(a, base, server.pid)
 
         # Step 1. The slow and the idle connections.
         slow, idle, refused = [], [], 0
@@ -128,6 +177,8 @@ def main():
         reqs = re.search(r"(\d+) requests in", text)
         errors = re.search(r"Socket errors: (.*)", text)
         non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+        if not reqs or int(reqs.group(1)) == 0:
+            pct = {k: "no answer" for k in ("50", "90", "99")}
         result = {
             "slow": a.slow, "idle": a.idle, "sources": a.sources, "seconds": a.seconds,
             "requests": int(reqs.group(1)) if reqs else 0,

@@ -5,6 +5,7 @@
 // Whether n1 plays better is an arena question (docs/net.md, "Checkers").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -22,20 +23,29 @@ namespace {
 
 TEST(CheckersN1, MatchesTheTrainedNetworkOnTheScriptsPositions) {
   // kCheck holds the trained (floating-point) network's outputs, in
-  // hundreds of `tuned`'s units, as the script computed them; the integer network may differ by its
-  // rounding: a 1024th of a unit per first-layer weight, a 256th per
-  // second-layer one.
+  // hundreds of `tuned`'s units, as the script computed them; the integer
+  // network may differ by its rounding: a 1024th of a unit per first-layer
+  // weight (up to 24 inputs into each of 128 units a side), a 256th per
+  // second-layer one. With the second round's larger weights that came to
+  // 0.047 at most on these positions (0.02 with the first round's); a
+  // network that read the board wrongly is off by far more.
   for (const auto& check : n1::kCheck<State>) {
     const auto s = State::parse(check.fen);
     ASSERT_TRUE(s.ok()) << check.fen;
     const double out = static_cast<double>(n1::forward(n1::net(), n1::pieces_of(s->position()),
                                                        s->to_move(), n1::Isa::Baseline)) /
                        static_cast<double>(n1::kOutputScale);
-    EXPECT_NEAR(out, check.output, 0.02 + 0.02 * std::abs(check.output)) << check.fen;
+    EXPECT_NEAR(out, check.output, 0.08 + 0.02 * std::abs(check.output)) << check.fen;
   }
   // The checks are not all alike (a network reading nothing would pass
-  // one): two kings against one is far from the start.
-  EXPECT_GT(std::abs(n1::kCheck<State>[2].output - n1::kCheck<State>[0].output), 0.5F);
+  // one): their outputs span more than half a hundred of tuned's units.
+  float lo = n1::kCheck<State>[0].output;
+  float hi = lo;
+  for (const auto& check : n1::kCheck<State>) {
+    lo = std::min(lo, check.output);
+    hi = std::max(hi, check.output);
+  }
+  EXPECT_GT(hi - lo, 0.5F);
 }
 
 TEST(CheckersN1, ColourFlipNegatesTheValueExactlyAndStaysInRange) {

@@ -144,10 +144,90 @@ async function newGame() {
   app.selection = [];
   app.sending = false;
   closeChooser();
+  setMyGameIds([...myGameIds().filter((id) => id !== old?.id), view.id]);
   if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
   resetSearch();
   app.running = true;
   show(view);
+  renderMyGames();
+}
+
+// ---- the games this browser made -----------------------------------------
+
+// Their ids, kept in localStorage so that a reload (or another tab) finds
+// them; a game the server no longer has leaves the list.
+const MY_GAMES_KEY = 'duel.games';
+function myGameIds() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(MY_GAMES_KEY) || '[]');
+    return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+function setMyGameIds(ids) {
+  try {
+    localStorage.setItem(MY_GAMES_KEY, JSON.stringify(ids.slice(-20)));
+  } catch { /* storage off: the list is this page's only */ }
+}
+
+async function renderMyGames() {
+  const views = [];
+  for (const id of myGameIds()) {
+    try {
+      views.push(await api('GET', `/api/games/${encodeURIComponent(id)}`));
+    } catch { /* gone: dropped below */ }
+  }
+  setMyGameIds(views.map((v) => v.id));
+  $('my-games').hidden = views.length === 0;
+  $('my-games-list').replaceChildren(...views.map((v) => {
+    const li = document.createElement('li');
+    li.dataset.game = v.id;
+    li.classList.toggle('open', app.view?.id === v.id);
+    const what = document.createElement('span');
+    what.className = 'what';
+    const state = v.terminal ? resultText(v) : `${v.history.length} moves`;
+    what.textContent = `${v.id}: ${v.spec}, ${state}`;
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.textContent = 'Open';
+    open.dataset.action = 'open';
+    open.addEventListener('click', () => openGame(v.id));
+    const del = document.createElement('button');
+    del.type = 'button';
+    del.textContent = 'Delete';
+    del.dataset.action = 'delete';
+    del.addEventListener('click', () => deleteGame(v.id));
+    li.append(what, open, del);
+    return li;
+  }));
+}
+
+async function openGame(id) {
+  try {
+    const view = await api('GET', `/api/games/${encodeURIComponent(id)}`);
+    cancelTimer();
+    ++app.gen;
+    app.running = false;  // a program to move waits for Go
+    resetSearch();
+    show(view);
+  } catch (e) {
+    showError(e);
+  }
+  renderMyGames();
+}
+
+async function deleteGame(id) {
+  await api('DELETE', `/api/games/${encodeURIComponent(id)}`).catch(() => {});
+  if (app.view?.id === id) {
+    cancelTimer();
+    ++app.gen;
+    app.view = null;
+    delete document.body.dataset.gameId;
+    setStatus('Game deleted. Choose a game and the players, then New game.', 'idle');
+    render();
+  }
+  renderMyGames();
 }
 
 // The server drops games nobody asks about (docs/serve.md): the open game
@@ -262,6 +342,8 @@ async function playMove(move) {
     const view = await api('POST', `/api/games/${v.id}/move`, { move: move.text });
     if (gen !== app.gen) return;
     app.sending = false;
+    // A person's move asks for the reply: a program answers it even after Stop.
+    app.running = true;
     show(view);
   } catch (e) {
     if (gen !== app.gen) return;
@@ -384,9 +466,19 @@ function closeChooser() {
 
 // ---- drawing ---------------------------------------------------------------
 
+// "Black wins: White has no move", "Draw: ...": the winner by the game's
+// own side names, then why.
 function resultText(v) {
   if (!v.terminal) return '';
-  return v.reason ? `${v.result} (${v.reason})` : String(v.result);
+  const names = v.players || ['Player 1', 'Player 2'];
+  const head = v.result === '1-0' ? `${names[0]} wins` : v.result === '0-1' ? `${names[1]} wins` : 'Draw';
+  return v.reason ? `${head}: ${v.reason} (${v.result})` : `${head} (${v.result})`;
+}
+
+// A move as the move list and the buttons show it: KCell's pass (`-1`) is
+// "pass".
+function moveLabel(v, text) {
+  return String(v.game || '').startsWith('kcell') && text === '-1' ? 'pass' : text;
 }
 
 function render() {
@@ -415,7 +507,7 @@ function render() {
   $('other-moves').replaceChildren(...others.map((m) => {
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = m.text;
+    b.textContent = moveLabel(v, m.text) === 'pass' ? 'Pass' : m.text;
     b.dataset.move = m.text;
     b.addEventListener('click', () => playMove(m));
     return b;
@@ -434,7 +526,7 @@ function render() {
   const hist = $('history');
   hist.replaceChildren(...(v.history || []).map((t) => {
     const li = document.createElement('li');
-    li.textContent = t;
+    li.textContent = moveLabel(v, t);
     return li;
   }));
   hist.scrollTop = hist.scrollHeight;
@@ -546,6 +638,7 @@ async function start() {
   try {
     await loadGames();
     setStatus('Choose a game and the players, then New game.', 'idle');
+    renderMyGames();
   } catch (e) {
     document.body.dataset.phase = 'idle';
     showError(e);

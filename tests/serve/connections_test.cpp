@@ -218,6 +218,29 @@ TEST(ServeConnections, OneAddressCannotTakeEveryConnection) {
   for (const int fd : held) ::close(fd);
 }
 
+// Past the cap on all connections a new one waits, served once a place is
+// free: here when the idle ones are shut down at the deadline.
+TEST(ServeConnections, PastTheCapInAllANewConnectionWaitsForAPlace) {
+  HttpLimits limits;
+  limits.max_connections = 2;
+  limits.deadline = 1000ms;
+  Running s(limits);
+  ASSERT_GT(s.port, 0);
+  const int a = connect_from(s.port, "127.0.4.1");
+  const int b = connect_from(s.port, "127.0.4.2");
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  std::this_thread::sleep_for(100ms);  // both taken in
+  const auto start = Steady::now();
+  const std::string answer = ask_raw(
+      s.port, "GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.4.3");
+  EXPECT_EQ(answer.rfind("HTTP/1.1 200", 0), 0U) << answer.substr(0, 200);
+  EXPECT_GT(seconds_since(start), 0.5);
+  EXPECT_LT(seconds_since(start), 10.0);
+  ::close(a);
+  ::close(b);
+}
+
 TEST(ServeConnections, APostWithoutABodyIsOneWithAnEmptyBody) {
   Running s(HttpLimits{});
   ASSERT_GT(s.port, 0);

@@ -263,7 +263,8 @@ async function nqueens(page) {
   check(queens >= 2, `only ${queens} queen(s) on the board at the end`);
   check(shaded > 0, 'no square was ever shaded as attacked');
   const result = (await page.textContent('#result')).trim();
-  check(result, 'the game is over but #result is empty');
+  check(/^Player [12] wins: Player [12] has no square left for a queen \((1-0|0-1)\)$/.test(result),
+        `the N-Queens result '${result}' does not name the winner and why`);
   await page.screenshot({ path: join(outDir, 'nqueens.png') });
   return `${moves} queens placed by clicks, ${queens} queens in all, result ${result}`;
 }
@@ -286,11 +287,48 @@ async function liveSearch(page) {
   const took = (Date.now() - t0) / 1000;
   check(took < 2.5, `Stop took ${took} s to bring the engine's move (time=5)`);
   check((await historyLength(page)) === 1, 'the engine did not play exactly one move after Stop');
+  // After Stop the person's move is still answered.
+  await clickFirstMove(page);
+  await page.waitForFunction(() => document.body.dataset.phase === 'thinking', null, { timeout: STEP_MS });
+  await page.click('#stop');
+  check((await waitTurn(page)) === 'human', 'the engine did not answer the move after Stop');
+  check((await historyLength(page)) === 3, 'after Stop, a move and its answer the history is not 3 plies');
+  await page.click('#undo');  // the answer and the person's move
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 1 &&
+                                   document.body.dataset.phase === 'human', null, { timeout: STEP_MS });
   await page.click('#undo');
   await page.waitForFunction(() => document.querySelectorAll('#history li').length === 0 &&
                                    document.body.dataset.phase === 'paused', null, { timeout: STEP_MS });
   return `live: depth ${depth}, ${nodes} nodes, ${bars} chart bars while thinking; Stop moved in ` +
-         `${took.toFixed(2)} s; Undo left the engine waiting for Go`;
+         `${took.toFixed(2)} s; the next move answered after Stop; Undo left the engine waiting for Go`;
+}
+
+// KCell's forced pass: a button named Pass, "pass" in the move list; and a
+// finished game's result names the winner.
+async function kcellPass(page) {
+  await newGame(page, { game: 'kcell', spec: 'kcell:n=2,k=5', position: '[_oxxo] o', first: 'human', second: 'human' });
+  check((await waitTurn(page)) === 'human', 'Player 1 is not to move');
+  const label = (await page.textContent('#other-moves button')).trim();
+  check(label === 'Pass', `the pass button reads '${label}'`);
+  await page.click('#other-moves button');
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 1, null, { timeout: STEP_MS });
+  const first = (await page.textContent('#history li')).trim();
+  check(first === 'pass', `the move list shows '${first}' for the pass`);
+  await page.screenshot({ path: join(outDir, 'kcell-pass.png') });
+  // After a reload the page lists the game it made: Open shows it, Delete
+  // deletes it on the server.
+  const id = await page.$eval('body', (b) => b.dataset.gameId);
+  await page.reload();
+  await page.waitForSelector(`#my-games li[data-game="${id}"]`, { timeout: STEP_MS });
+  await page.click(`#my-games li[data-game="${id}"] button[data-action="open"]`);
+  await page.waitForFunction((g) => document.body.dataset.gameId === g &&
+                                    document.querySelectorAll('#history li').length === 1, id, { timeout: STEP_MS });
+  await page.click(`#my-games li[data-game="${id}"] button[data-action="delete"]`);
+  await page.waitForFunction((g) => !document.querySelector(`#my-games li[data-game="${g}"]`), id, { timeout: STEP_MS });
+  const gone = await fetch(`${await server.url}/api/games/${id}`);
+  check(gone.status === 404, `Delete left the game on the server (GET: ${gone.status})`);
+  return `the pass is a '${label}' button and '${first}' in the move list; after a reload the game ` +
+         'is listed, opened and deleted from the list';
 }
 
 // (e) Watch: two programs play KCell to the end; then a bad spec shows an error.
@@ -302,6 +340,8 @@ async function watchAndError(page) {
   check(!err, `watching KCell: ${err}`);
   const plies = await historyLength(page);
   const result = (await page.textContent('#result')).trim();
+  check(/^(Player 1 wins|Player 2 wins|Draw)(: .+)? \((1-0|0-1|1\/2-1\/2)\)$/.test(result),
+        `the result '${result}' does not name the winner`);
   await page.screenshot({ path: join(outDir, 'kcell-watch.png') });
 
   // A bad spec on New game: its error, and the game in progress stays.
@@ -344,7 +384,7 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#game-select option').length > 0, null, { timeout: STEP_MS });
   console.log(`web.e2e: ${base}/ in Chromium ${browser.version()}; screenshots in ${outDir}`);
   for (const [name, run] of [['gardner', gardner], ['promotion', promotion], ['checkers', checkers], ['nqueens', nqueens],
-                             ['live-search', liveSearch], ['watch', watchAndError]]) {
+                             ['live-search', liveSearch], ['kcell-pass', kcellPass], ['watch', watchAndError]]) {
     const t0 = Date.now();
     try {
       const what = await run(page);

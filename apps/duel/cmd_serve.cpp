@@ -24,7 +24,10 @@
 namespace duel::cli {
 namespace {
 
-int hand_over(const serve::RunOptions& o) {
+// Runs duel-serve with the flags as given here (checked already; it has
+// the same flags and defaults, serve_flags.hpp), so a flag added there
+// needs no edit here.
+int hand_over(const CLI::App& sub) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) {
@@ -32,28 +35,12 @@ int hand_over(const serve::RunOptions& o) {
     return 1;
   }
   const std::string server = (self.parent_path() / "duel-serve").string();
-  std::vector<std::string> args = {server,
-                                   "--host",
-                                   o.host,
-                                   "--port",
-                                   std::to_string(o.port),
-                                   "--max-games",
-                                   std::to_string(o.max_games),
-                                   "--kept-agents",
-                                   std::to_string(o.kept_agents),
-                                   "--table-budget",
-                                   std::to_string(o.table_budget_mb),
-                                   "--idle-minutes",
-                                   fmt::format("{}", o.idle_minutes),
-                                   "--max-connections",
-                                   std::to_string(o.max_connections),
-                                   "--max-per-client",
-                                   std::to_string(o.max_per_client),
-                                   "--request-timeout",
-                                   fmt::format("{}", o.request_timeout)};
-  if (!o.web_root.empty()) {
-    args.emplace_back("--web-root");
-    args.push_back(o.web_root);
+  std::vector<std::string> args = {server};
+  for (const CLI::Option* opt : sub.get_options()) {
+    for (const std::string& value : opt->results()) {
+      args.push_back(opt->get_name());
+      args.push_back(value);
+    }
   }
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -73,7 +60,7 @@ Command add_serve(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "serve", "Serve the web page and its JSON API (docs/serve.md) until SIGINT/SIGTERM");
   add_serve_flags(*sub, *o);
-  return {sub, [o] { return hand_over(*o); }};
+  return {sub, [o, sub] { return hand_over(*sub); }};
 }
 
 }  // namespace duel::cli

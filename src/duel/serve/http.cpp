@@ -110,7 +110,6 @@ struct HttpServer::Impl {
   Server& server;
   HttpLimits limits;
   MHD_Daemon* daemon = nullptr;
-  int listen_fd = -1;
 
   std::mutex mutex;  // guards links, stop_requested and sweeping
   std::condition_variable wake;
@@ -164,7 +163,6 @@ struct HttpServer::Impl {
         MHD_stop_daemon(daemon);
         daemon = nullptr;
         if (fd >= 0) ::close(fd);
-        listen_fd = -1;
       }
       const std::lock_guard lock(mutex);
       for (auto& [connection, link] : links) {
@@ -317,7 +315,6 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
     ::close(fd);
     return fail(fmt::format("cannot serve on {} (the HTTP library refused to start)", where));
   }
-  m.listen_fd = fd;
   m.sweeper = std::thread([&m] { m.sweep(); });
   return bound;
 }

@@ -112,13 +112,9 @@ class TableBudget {
     ++m_kept_left;
   }
   [[nodiscard]] long long total() const { return m_total; }
-  [[nodiscard]] long long used() const {
-    std::lock_guard lock(m_mutex);
-    return m_used;
-  }
 
  private:
-  mutable std::mutex m_mutex;
+  std::mutex m_mutex;
   const long long m_total;
   long long m_used = 0;
   int m_kept_left;
@@ -237,8 +233,7 @@ class GameSession final : public Session {
       }
       agent = std::move(*made);
     }
-    if (!kept.spec.empty()) m_budget->give_back_keep();
-    kept = Kept{};
+    drop_kept(kept);  // its agent and MB, if reused, went to the new search
     // The last search's thread has played its move (thinking is false): it
     // only unwinds now, without this lock.
     if (m_worker.joinable()) m_worker.join();

@@ -1,7 +1,14 @@
 // Duel's page: plays and watches any game of `duel serve` through its
 // HTTP/JSON API. Every rule lives in the server: the page only matches
 // clicks against the prefixes of the view's moves[].squares.
-import { renderBoard, renderChart, familyOf, sideIndex, pieceFor, escapeHtml } from './board.js';
+import { renderBoard, familyOf, sideIndex, pieceFor, escapeHtml } from './board.js';
+import { attachBoardInput } from './input.js';
+import { renderMoveList } from './movelist.js';
+import { api, setStatus, showError } from './api.js';
+import { agentFor, isHuman, loadAgents } from './agents.js';
+import { myGameIds, setMyGameIds, renderMyGames as listMyGames, updateMyGame } from './mygames.js';
+import { renderPlayers, updateClocks as tickClocks, resultText } from './players.js';
+import { resetSearch, showSearch } from './search.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 200;
@@ -13,88 +20,16 @@ const app = {
   gen: 0,            // bumps on every new game / undo: stale timers give up
   timer: null,       // the pending program move or search poll
   sending: false,    // a person's move is on its way to the server
+  starting: false,   // a program's start is on its way to the server
   flipped: false,    // the board drawn with the second player at the bottom
+  past: null,        // the view of an earlier position being looked at, or null (the live one)
+  focus: null,       // the square the keyboard is on ("r,c")
+  clockAt: 0,        // performance.now() when the view (and its clock) came
   games: [],
 };
 
-// ---- server ----------------------------------------------------------------
-
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers['Content-Type'] = 'application/json';
-    opts.body = JSON.stringify(body);
-  }
-  let res;
-  try {
-    res = await fetch(path, opts);
-  } catch (e) {
-    throw new Error(`cannot reach the server (${e.message})`);
-  }
-  const text = await res.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON: reported below */ }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
-  if (data === null) throw new Error(`${method} ${path}: the server's answer is not JSON`);
-  return data;
-}
-
-// ---- status line -----------------------------------------------------------
-
-function setStatus(text, phase) {
-  const s = $('status');
-  s.textContent = text;
-  s.classList.remove('error');
-  if (phase) document.body.dataset.phase = phase;
-}
-
-function showError(err) {
-  const s = $('status');
-  s.textContent = `Error: ${err && err.message ? err.message : err}`;
-  s.classList.add('error');
-  document.body.dataset.error = s.textContent;
-}
-
 window.addEventListener('error', (e) => showError(e.message));
 window.addEventListener('unhandledrejection', (e) => showError(e.reason));
-
-// ---- agents ----------------------------------------------------------------
-
-const agentInput = (idx) => $(idx === 0 ? 'first-agent' : 'second-agent');
-
-// The spec a side plays with ("human" for a person), with the page's time
-// per move added to searching agents that set no limit of their own.
-function agentFor(idx) {
-  const spec = agentInput(idx).value.trim() || 'human';
-  if (spec === 'human') return spec;
-  const [kind, rest = ''] = spec.split(/:(.*)/s);
-  const t = parseFloat($('move-time').value);
-  const limited = /(^|,)\s*(depth|time|nodes)\s*=/.test(rest);
-  if (['engine', 'alphabeta', 'minimax'].includes(kind) && !limited && t > 0) {
-    return `${kind}:${rest ? `${rest},` : ''}time=${t}`;
-  }
-  return spec;
-}
-
-const isHuman = (idx) => agentFor(idx) === 'human';
-
-async function loadAgents() {
-  const spec = $('spec').value.trim();
-  if (!spec) return;
-  try {
-    const list = await api('GET', `/api/agents?game=${encodeURIComponent(spec)}`);
-    const dl = $('agent-list');
-    dl.replaceChildren();
-    for (const a of [{ example: 'human', about: 'you, by clicking' }, ...list]) {
-      const o = document.createElement('option');
-      o.value = a.example;
-      o.label = a.about || a.kind || '';
-      dl.appendChild(o);
-    }
-  } catch {
-    // A spec still being typed: New game reports what is wrong with it.
-  }
-}
 
 // ---- games -----------------------------------------------------------------
 
@@ -148,59 +83,20 @@ async function newGame() {
   if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
   resetSearch();
   app.running = true;
+  faceThePerson();
   show(view);
   renderMyGames();
 }
 
-// ---- the games this browser made -----------------------------------------
-
-// Their ids, kept in localStorage so that a reload (or another tab) finds
-// them; a game the server no longer has leaves the list.
-const MY_GAMES_KEY = 'duel.games';
-function myGameIds() {
-  try {
-    const ids = JSON.parse(localStorage.getItem(MY_GAMES_KEY) || '[]');
-    return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-function setMyGameIds(ids) {
-  try {
-    localStorage.setItem(MY_GAMES_KEY, JSON.stringify(ids.slice(-20)));
-  } catch { /* storage off: the list is this page's only */ }
+// The board turns so that a person playing only the second side sits at
+// the bottom (Flip board turns it either way).
+function faceThePerson() {
+  app.flipped = isHuman(1) && !isHuman(0);
+  $('flip').setAttribute('aria-pressed', String(app.flipped));
 }
 
-async function renderMyGames() {
-  const views = [];
-  for (const id of myGameIds()) {
-    try {
-      views.push(await api('GET', `/api/games/${encodeURIComponent(id)}`));
-    } catch { /* gone: dropped below */ }
-  }
-  setMyGameIds(views.map((v) => v.id));
-  $('my-games').hidden = views.length === 0;
-  $('my-games-list').replaceChildren(...views.map((v) => {
-    const li = document.createElement('li');
-    li.dataset.game = v.id;
-    li.classList.toggle('open', app.view?.id === v.id);
-    const what = document.createElement('span');
-    what.className = 'what';
-    const state = v.terminal ? resultText(v) : `${v.history.length} moves`;
-    what.textContent = `${v.id}: ${v.spec}, ${state}`;
-    const open = document.createElement('button');
-    open.type = 'button';
-    open.textContent = 'Open';
-    open.dataset.action = 'open';
-    open.addEventListener('click', () => openGame(v.id));
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.textContent = 'Delete';
-    del.dataset.action = 'delete';
-    del.addEventListener('click', () => deleteGame(v.id));
-    li.append(what, open, del);
-    return li;
-  }));
+function renderMyGames() {
+  return listMyGames(app.view?.id, { open: openGame, del: deleteGame });
 }
 
 async function openGame(id) {
@@ -210,6 +106,7 @@ async function openGame(id) {
     ++app.gen;
     app.running = false;  // a program to move waits for Go
     resetSearch();
+    faceThePerson();
     show(view);
   } catch (e) {
     showError(e);
@@ -249,6 +146,8 @@ function cancelTimer() {
 // Takes a new view from the server and decides what happens next.
 function show(view) {
   app.view = view;
+  app.past = null;
+  app.clockAt = performance.now();
   document.body.dataset.gameId = view.id;
   app.selection = [];
   closeChooser();
@@ -280,6 +179,7 @@ function next() {
     setStatus(`${who} (${agentFor(idx)}) to move: press Go / watch`, 'paused');
     return;
   }
+  if (app.starting) return;  // its answer comes back here
   // A program moves; against another program, after the watch delay.
   const delay = isHuman(1 - idx) ? 0 : Math.max(0, parseInt($('watch-delay').value, 10) || 0);
   setStatus(`${who} (${agentFor(idx)}) to move…`, 'waiting');
@@ -290,19 +190,33 @@ function next() {
 async function startAgent(gen, idx) {
   if (gen !== app.gen || !app.view) return;
   const spec = agentFor(idx);
+  // One start at a time: next() waits for this answer, so that a change of
+  // players meanwhile cannot start a second search (409).
+  app.starting = true;
+  let view = null;
+  let error = null;
   try {
-    const view = await api('POST', `/api/games/${app.view.id}/agent`, { agent: spec });
-    if (gen !== app.gen) return;
-    view.agent = spec;
-    app.view = view;
-    render();
-    next();
+    view = await api('POST', `/api/games/${app.view.id}/agent`, { agent: spec });
   } catch (e) {
-    if (gen !== app.gen) return;
+    error = e;
+  }
+  app.starting = false;
+  if (gen !== app.gen) {
+    next();  // a newer game may have waited for this answer
+    return;
+  }
+  if (error) {
     app.running = false;
     document.body.dataset.phase = 'paused';
-    showError(e);
+    showError(error);
+    return;
   }
+  view.agent = spec;
+  app.view = view;
+  app.past = null;
+  app.clockAt = performance.now();
+  render();
+  next();
 }
 
 // While a program thinks: its search every POLL_MS, then the view it made.
@@ -336,7 +250,7 @@ async function playMove(move) {
   app.selection = [];
   app.sending = true;  // no clicks until the server answers
   closeChooser();
-  setStatus(`Playing ${move.text}…`, 'sending');
+  setStatus(`Playing ${move.notation || move.text}…`, 'sending');
   render();
   try {
     const view = await api('POST', `/api/games/${v.id}/move`, { move: move.text });
@@ -413,10 +327,15 @@ function matching(prefix) {
 
 function humanToMove() {
   const v = app.view;
-  return v && !app.sending && !v.terminal && !v.thinking && isHuman(sideIndex(v));
+  return v && !app.past && !app.sending && !v.terminal && !v.thinking && isHuman(sideIndex(v));
 }
 
 function onSquare(r, c) {
+  app.focus = `${r},${c}`;
+  if (app.past) {
+    goLive();  // a click on an earlier position goes back to the game
+    return;
+  }
   if (!humanToMove()) return;
   const sq = [r, c];
   let sel = [...app.selection, sq];
@@ -452,7 +371,7 @@ function openChooser(moves) {
     const idx = sideIndex(app.view);
     const p = family === 'chess' && /[qrbnk]/i.test(last)
       ? pieceFor(family, idx === 0 ? last.toUpperCase() : last.toLowerCase()) : { html: '' };
-    b.innerHTML = `${p.html}<span>${escapeHtml(m.text)}</span>`;
+    b.innerHTML = `${p.html}<span>${escapeHtml(m.notation || m.text)}</span>`;
     b.addEventListener('click', () => playMove(m));
     box.appendChild(b);
   });
@@ -466,21 +385,6 @@ function closeChooser() {
 
 // ---- drawing ---------------------------------------------------------------
 
-// "Black wins: White has no move", "Draw: ...": the winner by the game's
-// own side names, then why.
-function resultText(v) {
-  if (!v.terminal) return '';
-  const names = v.players || ['Player 1', 'Player 2'];
-  const head = v.result === '1-0' ? `${names[0]} wins` : v.result === '0-1' ? `${names[1]} wins` : 'Draw';
-  return v.reason ? `${head}: ${v.reason} (${v.result})` : `${head} (${v.result})`;
-}
-
-// A move as the move list and the buttons show it: KCell's pass (`-1`) is
-// "pass".
-function moveLabel(v, text) {
-  return String(v.game || '').startsWith('kcell') && text === '-1' ? 'pass' : text;
-}
-
 function render() {
   const v = app.view;
   const board = $('board');
@@ -490,10 +394,15 @@ function render() {
     $('other-moves').replaceChildren();
     $('result').textContent = '';
     $('history').replaceChildren();
+    $('player-top').replaceChildren();
+    $('player-bottom').replaceChildren();
+    $('viewing').hidden = true;
     updateButtons();
     return;
   }
-  const marks = { selected: new Set(app.selection.map(keyOf)), targets: new Set(), starts: new Set() };
+  const shown = app.past || v;
+  const marks = { selected: new Set(app.selection.map(keyOf)), targets: new Set(), starts: new Set(),
+                  focus: app.focus };
   if (humanToMove()) {
     const n = app.selection.length;
     for (const m of matching(app.selection)) {
@@ -501,13 +410,14 @@ function render() {
     }
   }
   if (!humanToMove()) closeChooser();
-  renderBoard(board, v, marks, onSquare, app.flipped);
+  renderBoard(board, shown, marks, onSquare, app.flipped);
+  board.classList.toggle('past', !!app.past);
   // Moves that click no square (a KCell pass) are buttons of their own.
   const others = humanToMove() ? v.moves.filter((m) => !m.squares.length) : [];
   $('other-moves').replaceChildren(...others.map((m) => {
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = moveLabel(v, m.text) === 'pass' ? 'Pass' : m.text;
+    b.textContent = m.notation === 'pass' ? 'Pass' : m.notation || m.text;
     b.dataset.move = m.text;
     b.addEventListener('click', () => playMove(m));
     return b;
@@ -516,29 +426,66 @@ function render() {
   const names = v.players || ['Player 1', 'Player 2'];
   $('first-label').textContent = `${names[0]} (first)`;
   $('second-label').textContent = names[1];
-  const idx = sideIndex(v);
-  $('players').innerHTML = names.map((n, i) =>
-    `<span class="${!v.terminal && i === idx ? 'to-move' : ''}">${escapeHtml(n)}: ` +
-    `${escapeHtml(agentFor(i))}</span>`).join('<span class="vs">vs</span>');
+  renderPlayers(v, app.flipped, agentFor, app.clockAt);
   $('result').textContent = resultText(v);
   $('result').classList.toggle('over', !!v.terminal);
-
-  const hist = $('history');
-  hist.replaceChildren(...(v.history || []).map((t) => {
-    const li = document.createElement('li');
-    li.textContent = moveLabel(v, t);
-    return li;
-  }));
-  hist.scrollTop = hist.scrollHeight;
+  const viewing = $('viewing');
+  viewing.hidden = !app.past;
+  if (app.past) {
+    const ply = app.past.ply;
+    viewing.innerHTML = `Looking at ${ply ? `the position after ${escapeHtml(v.notation?.[ply - 1] ?? '')} ` +
+      `(move ${ply} of ${v.history.length})` : 'the start'}. ` +
+      '<button type="button" data-testid="back-live">Back to the game</button> (Esc)';
+    viewing.querySelector('button').addEventListener('click', goLive);
+  }
+  renderMoveList($('history'), v, app.past ? app.past.ply : v.history.length, showPly);
+  updateMyGame(v);
   updateRecords(v);
   updateButtons();
 }
+
+// ---- looking at earlier positions ------------------------------------------
+
+// Shows the position after `ply` moves; the last ply is the live game.
+async function showPly(ply) {
+  const v = app.view;
+  if (!v) return;
+  const n = Math.max(0, Math.min(ply, v.history.length));
+  if (n === v.history.length) {
+    goLive();
+    return;
+  }
+  const gen = app.gen;
+  try {
+    const past = await api('GET', `/api/games/${encodeURIComponent(v.id)}?ply=${n}`);
+    if (gen !== app.gen || app.view !== v) return;
+    app.past = past;
+    app.selection = [];
+    closeChooser();
+    document.body.dataset.viewing = String(n);
+    render();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function goLive() {
+  if (!app.past) return;
+  app.past = null;
+  delete document.body.dataset.viewing;
+  render();
+}
+
+const shownPly = () => (app.past ? app.past.ply : app.view?.history.length ?? 0);
 
 function updateButtons() {
   const v = app.view;
   $('undo').disabled = !v || v.thinking || !(v.history || []).length;
   $('stop').disabled = !v;
   $('watch').disabled = !v || v.terminal;
+  const plies = v?.history.length ?? 0;
+  $('nav-first').disabled = $('nav-prev').disabled = !v || shownPly() === 0;
+  $('nav-next').disabled = $('nav-live').disabled = !v || shownPly() >= plies;
 }
 
 function updateRecords(v) {
@@ -548,49 +495,6 @@ function updateRecords(v) {
     const a = $(`record-${fmt}`);
     a.hidden = !on;
     a.href = `/api/games/${encodeURIComponent(v.id)}/record?format=${fmt}`;
-  }
-}
-
-// ---- search panel ----------------------------------------------------------
-
-function resetSearch() {
-  for (const id of ['search-agent', 'search-depth', 'search-score', 'search-nodes', 'search-nps',
-                    'search-time', 'search-pv']) $(id).textContent = '–';
-  $('search-title').textContent = 'Search';
-  renderChart($('nodes-chart'), []);
-}
-
-// The server's value: points from the first player's view (a win is 1, an
-// estimate a fraction of one), with the engine's integer `score` beside an
-// estimate; `exact` when the search proved it.
-function scoreText(value, exact, score) {
-  if (value === null || value === undefined) return '–';
-  const v = Number(value);
-  const names = app.view?.players || ['Player 1', 'Player 2'];
-  if (exact) {
-    return `${v > 0 ? '+' : ''}${v} (proven: ${v > 0 ? `${names[0]} wins` : v < 0 ? `${names[1]} wins` : 'draw'})`;
-  }
-  const units = score === undefined || score === null ? '' : ` (${score > 0 ? '+' : ''}${score})`;
-  return `${v > 0 ? '+' : ''}${v.toFixed(4)}${units}`;
-}
-
-function showSearch(s) {
-  $('search-title').textContent = s.thinking ? 'Search (thinking…)' : 'Last search';
-  $('search-agent').textContent = s.agent || '–';
-  const i = s.info;
-  if (!i) return;
-  const num = (x) => (x === null || x === undefined ? '–' : Number(x).toLocaleString('en-US'));
-  $('search-depth').textContent = num(i.depth);
-  $('search-score').textContent = scoreText(i.value, i.exact, i.score);
-  $('search-nodes').textContent = num(i.nodes);
-  $('search-nps').textContent = num(Math.round(i.nps || 0));
-  $('search-time').textContent = i.seconds === undefined ? '–' : `${Number(i.seconds).toFixed(2)} s`;
-  $('search-pv').textContent = (i.pv || []).join(' ') || '–';
-  // Nodes by depth come with each finished iteration; until the first, keep the last chart.
-  if (!s.thinking || (i.nodes_by_depth || []).length) {
-    renderChart($('nodes-chart'), i.nodes_by_depth);
-  } else if (!$('nodes-chart').querySelector('rect')) {
-    renderChart($('nodes-chart'), [], 'nodes by depth: after the first iteration');
   }
 }
 
@@ -625,9 +529,81 @@ function wire() {
       }
     });
   }
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !$('chooser').hidden) $('chooser-cancel').click();
+  $('nav-first').addEventListener('click', () => showPly(0));
+  $('nav-prev').addEventListener('click', () => showPly(shownPly() - 1));
+  $('nav-next').addEventListener('click', () => showPly(shownPly() + 1));
+  $('nav-live').addEventListener('click', goLive);
+  attachBoardInput($('board'), {
+    canDrag: (r, c) => humanToMove() && matching([[r, c]]).length > 0,
+    onDrop,
+    onEscape: escape,
   });
+  $('board').addEventListener('square-focus', (e) => { app.focus = e.detail; });
+  // Off the board and out of the form: the arrows step through the moves
+  // (Home the start, End the game now), Esc backs out.
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest?.('#board, input, select, textarea') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = {
+      Escape: escape,
+      ArrowLeft: () => showPly(shownPly() - 1),
+      ArrowRight: () => showPly(shownPly() + 1),
+      Home: () => showPly(0),
+      End: goLive,
+    };
+    if (!keys[e.key] || (e.key !== 'Escape' && !app.view)) return;
+    e.preventDefault();
+    keys[e.key]();
+  });
+  setInterval(() => tickClocks(app.view, agentFor, app.clockAt), 100);
+}
+
+// Esc: the chooser closes, else the squares picked are dropped, else back
+// to the game from an earlier position.
+function escape() {
+  if (!$('chooser').hidden) {
+    $('chooser-cancel').click();
+  } else if (app.selection.length) {
+    app.selection = [];
+    render();
+  } else {
+    goLive();
+  }
+}
+
+// A piece dragged from `from` to `to`: the move with those ends (the
+// chooser when several have them: promotions, two jump paths); else as if
+// the two squares were clicked (the first landing of a longer jump).
+function onDrop(from, to) {
+  if (!humanToMove() || !to || sameSq(from, to)) {
+    render();
+    return;
+  }
+  const ends = matching([from]).filter((m) => sameSq(m.squares[m.squares.length - 1], to));
+  if (ends.length === 1) {
+    playMove(ends[0]);
+    return;
+  }
+  app.selection = [from];
+  if (ends.length > 1) {
+    openChooser(ends);
+    render();
+    return;
+  }
+  onSquare(...to);
+}
+
+// The page opens on a board: the last game this browser made if the server
+// still has it, else a new game of the first kind (a person against the
+// engine), ready for the first click.
+async function firstBoard() {
+  await renderMyGames();  // drops the games the server no longer has
+  const ids = myGameIds();
+  if (ids.length) {
+    await openGame(ids[ids.length - 1]);
+    if (app.view) return;
+  }
+  await newGame();
+  if (!app.view) setStatus('Choose a game and the players, then New game.', 'idle');
 }
 
 async function start() {
@@ -637,8 +613,7 @@ async function start() {
   render();
   try {
     await loadGames();
-    setStatus('Choose a game and the players, then New game.', 'idle');
-    renderMyGames();
+    await firstBoard();
   } catch (e) {
     document.body.dataset.phase = 'idle';
     showError(e);

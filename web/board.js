@@ -83,8 +83,22 @@ function squareName(family, rows, cols, r, c) {
 
 const key = (sq) => `${sq[0]},${sq[1]}`;
 
+// The labels on the board's edge for the square (r, c) drawn at (i, j):
+// the rank (or row) on the left column, the file (or column) on the bottom
+// row; checkers also numbers its 32 dark squares as PDN does (1 is b8).
+function coordsFor(family, rows, cols, r, c, i, j) {
+  if (family === 'line') return '';
+  const numeric = family === 'nqueens' || cols > 26;
+  let out = '';
+  if (j === 0) out += `<span class="coord rank">${numeric ? r + 1 : rows - r}</span>`;
+  if (i === rows - 1) out += `<span class="coord file">${numeric ? c + 1 : String.fromCharCode(97 + c)}</span>`;
+  if (family === 'checkers' && (r + c) % 2 === 1) out += `<span class="coord num">${r * 4 + Math.floor(c / 2) + 1}</span>`;
+  return out;
+}
+
 // Draws `view` into `root`. `marks` is {selected, targets, starts} as sets of
-// "r,c" keys; `onClick(r, c)` is called for a click on any square. The
+// "r,c" keys and `focus`, the one square the Tab key reaches ("r,c"; the
+// arrow keys move it); `onClick(r, c)` is called for a click on any square. The
 // square buttons are kept from one drawing to the next (same board size), so
 // a click or the keyboard focus is never lost to a redraw. `flipped` turns
 // the board half a turn (the second player at the bottom); squares keep
@@ -100,6 +114,7 @@ export function renderBoard(root, view, marks, onClick, flipped = false) {
     const b = e.target.closest('.sq');
     if (b && root.contains(b)) onClick(...b.dataset.square.split(',').map(Number));
   };
+  const focusKey = marks.focus || [...marks.starts][0] || `${flipped ? rows - 1 : 0},${flipped ? cols - 1 : 0}`;
 
   const last = new Set((view.last_move?.squares || []).map(key));
   const attacked = new Set((view.marks || []).map(key));
@@ -140,9 +155,11 @@ export function renderBoard(root, view, marks, onClick, flipped = false) {
       if (marks.targets.has(k)) extra.push('move here');
       b.setAttribute('aria-label', `${where}, ${extra.join(', ')}`);
       b.setAttribute('aria-pressed', marks.selected.has(k) ? 'true' : 'false');
+      b.tabIndex = k === focusKey ? 0 : -1;
       if (!reuse || b.dataset.piece !== cell) {
         b.dataset.piece = cell;
-        b.innerHTML = piece.html + (family === 'line' ? `<span class="idx">${c + 1}</span>` : '');
+        b.innerHTML = piece.html + (family === 'line' ? `<span class="idx">${c + 1}</span>` : '') +
+          coordsFor(family, rows, cols, r, c, i, j);
       }
     }
   }

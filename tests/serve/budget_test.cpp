@@ -51,7 +51,13 @@ TEST(ServeBudget, TablesPastTheBudgetShrinkAndThenAreRefused) {
   call(server, "POST", "/api/games/" + b + "/stop");
   wait_done(server, a);
   wait_done(server, b);
-  const Response again = start(c, "engine:nodes=2000,hash=100");
+  // The MB come back as each search thread unwinds, just after its move
+  // is played (thinking is false a moment before).
+  Response again = start(c, "engine:nodes=2000,hash=100");
+  for (int i = 0; i < 500 && again.status == 503; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    again = start(c, "engine:nodes=2000,hash=100");
+  }
   ASSERT_EQ(again.status, 202) << again.body;
   EXPECT_EQ(json_of(again)["agent"], "engine:nodes=2000,hash=100");
   wait_done(server, c);

@@ -71,6 +71,17 @@ Json game_list_json() {
   return out;
 }
 
+// A count written in decimal digits (at most 9 of them), else nullopt.
+std::optional<long long> parse_count(std::string_view text) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  long long n = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
 bool safe_relative(const std::string& path) {
   if (path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) return false;
   for (const auto& part : split_path(path)) {
@@ -193,7 +204,15 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
   const bool get = r.method == "GET" || r.method == "HEAD";
   const bool post = r.method == "POST";
   if (action.empty()) {
-    if (get) return json_response(200, game->view());
+    if (get) {
+      const auto ply = r.query.find("ply");
+      if (ply == r.query.end()) return json_response(200, game->view());
+      const auto n = parse_count(ply->second);
+      if (!n)
+        return error_response(400, fmt::format("ply: {} is not a number of moves (0, 1, ...)",
+                                               quote_input(ply->second, 20)));
+      return game->position(*n);
+    }
     if (r.method != "DELETE") return method_not_allowed(r, "GET, DELETE");
     {
       std::lock_guard lock(m_mutex);

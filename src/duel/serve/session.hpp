@@ -34,6 +34,8 @@
 #include "duel/registry/agents.hpp"
 #include "duel/registry/any_game.hpp"
 #include "duel/serve/http_types.hpp"
+#include "duel/serve/notation.hpp"
+#include "duel/serve/table_budget.hpp"
 #include "duel/serve/view.hpp"
 
 namespace duel::serve {
@@ -75,56 +77,13 @@ inline constexpr long long kMaxAgentThreads = 2;
 // `spec` with its table set to `mb` MB.
 [[nodiscard]] std::string with_table(std::string_view spec, long long mb);
 
-// The engine tables of all games, server-wide: a memory budget in MB that
-// every thinking or kept engine holds its table against, and how many
-// agents may be kept between moves. An engine kept by its game keeps its
-// table and its move ordering for the next move instead of allocating and
-// clearing a new table each time.
-//
-// Why: each game may ask for up to kMaxHashMb, and six games at 256 MB held
-// 1.67 GB. Past the budget a new engine gets the MB that are left (its
-// table shrinks) or, with less than 1 MB left, is refused (503).
-class TableBudget {
- public:
-  TableBudget(long long mb, int kept_agents) : m_total(mb), m_kept_left(kept_agents) {}
-  // The MB granted for a table of `want` MB (`want` itself if it fits,
-  // else what is left); 0, and nothing held, when not even 1 MB is left.
-  [[nodiscard]] long long reserve(long long want) {
-    std::lock_guard lock(m_mutex);
-    const long long granted = std::min(want, m_total - m_used);
-    if (want > 0 && granted < 1) return 0;
-    m_used += std::max(0LL, granted);
-    return std::max(0LL, granted);
-  }
-  void release(long long mb) {
-    std::lock_guard lock(m_mutex);
-    m_used -= mb;
-  }
-  // True, and one fewer left, if an agent may be kept.
-  [[nodiscard]] bool take_keep() {
-    std::lock_guard lock(m_mutex);
-    if (m_kept_left <= 0) return false;
-    --m_kept_left;
-    return true;
-  }
-  void give_back_keep() {
-    std::lock_guard lock(m_mutex);
-    ++m_kept_left;
-  }
-  [[nodiscard]] long long total() const { return m_total; }
-
- private:
-  std::mutex m_mutex;
-  const long long m_total;
-  long long m_used = 0;
-  int m_kept_left;
-};
-
 // A game as the server holds it: every method locks the game's mutex.
 class Session {
  public:
   virtual ~Session() = default;
   [[nodiscard]] virtual Json view() = 0;
+  // The view of the position after the first `ply` moves (400 past them).
+  virtual Response position(long long ply) = 0;
   virtual Response move(std::string_view text) = 0;
   virtual Response undo(int plies) = 0;
   virtual Response start_agent(std::string_view spec) = 0;
@@ -144,9 +103,11 @@ struct SearchProgress {
   Value value = 0;
   bool exact = false;
   std::vector<std::string> pv;
+  std::vector<std::string> pv_notation;  // the same line as people write it
   std::uint64_t nodes = 0;
   double seconds = 0.0;
   std::vector<std::uint64_t> nodes_by_depth;  // after each iteration, and when the move is made
+  Player root = Player::First;                // the side to move where the search began
 };
 
 template <games::PlayableGame S>
@@ -163,7 +124,18 @@ class GameSession final : public Session {
   Json view() override {
     std::lock_guard lock(m_mutex);
     touch();
-    return view_locked();
+    return view_locked(m_moves.size());
+  }
+
+  Response position(long long ply) override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    touch();
+    if (ply < 0 || static_cast<std::size_t>(ply) > m_moves.size()) {
+      return error_response(
+          400, fmt::format("ply: {} is not in 0..{} (the moves played)", ply, m_moves.size()));
+    }
+    return json_response(200, view_locked(static_cast<std::size_t>(ply)));
   }
 
   Response move(std::string_view text) override {
@@ -173,8 +145,8 @@ class GameSession final : public Session {
     const S& now = m_states.back();
     auto m = registry::legal_move(now, text);
     if (!m) return error_response(400, m.error());
-    play_locked(*m, 0.0, std::nullopt);
-    return json_response(200, view_locked());
+    play_locked(*m, seconds_since(m_turn_from), std::nullopt);
+    return json_response(200, view_locked(m_moves.size()));
   }
 
   Response undo(int plies) override {
@@ -189,7 +161,8 @@ class GameSession final : public Session {
       m_moves.pop_back();
       m_states.pop_back();
     }
-    return json_response(200, view_locked());
+    m_turn_from = Clock::now();
+    return json_response(200, view_locked(m_moves.size()));
   }
 
   Response start_agent(std::string_view spec) override {
@@ -242,12 +215,14 @@ class GameSession final : public Session {
     m_agent = std::string(spec);
     m_running = run;
     m_progress = SearchProgress{};
+    m_progress.root = m_states.back().to_move();
     m_failure.clear();
+    m_turn_from = Clock::now();
     m_worker =
         std::jthread([this, agent = std::move(agent), held, state = m_states.back()]() mutable {
           think(std::move(agent), held, state);
         });
-    return json_response(202, view_locked());
+    return json_response(202, view_locked(m_moves.size()));
   }
 
   Response stop() override {
@@ -339,6 +314,11 @@ class GameSession final : public Session {
     const Player mover = now.to_move();
     m_moves.push_back(play::MoveRecord<S>{mover, m, now.move_text(m), seconds, std::move(report)});
     m_states.push_back(now.result(m));
+    m_turn_from = Clock::now();
+  }
+
+  [[nodiscard]] static double seconds_since(Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
   }
 
   // An agent kept for its side's next move: the spec asked for (empty:
@@ -372,10 +352,12 @@ class GameSession final : public Session {
     std::unique_ptr<agents::Agent<S>> agent = std::move(agent_in);
     agents::SearchHooks hooks;
     hooks.stop = &m_stop;
-    hooks.on_iteration = [this](const search::SearchInfo& info) {
+    hooks.on_iteration = [this, &state](const search::SearchInfo& info) {
+      auto words = line_notation(state, info.pv);
       std::lock_guard lock(m_mutex);
-      m_progress = SearchProgress{info.depth, info.value,   info.exact,         info.pv,
-                                  info.nodes, info.seconds, info.nodes_by_depth};
+      m_progress = SearchProgress{info.depth,   info.value,          info.exact,
+                                  info.pv,      std::move(words),    info.nodes,
+                                  info.seconds, info.nodes_by_depth, state.to_move()};
     };
     hooks.on_nodes = [this](std::uint64_t nodes, double seconds) {
       std::lock_guard lock(m_mutex);
@@ -399,9 +381,11 @@ class GameSession final : public Session {
                                   report->value,
                                   report->exact,
                                   report->pv,
+                                  line_notation(state, report->pv),
                                   report->stats.nodes(),
                                   took,
-                                  report->stats.depth_counts()};
+                                  report->stats.depth_counts(),
+                                  state.to_move()};
     } else {
       m_progress.seconds = took;
     }
@@ -431,6 +415,9 @@ class GameSession final : public Session {
               {"score", p.value},
               {"exact", p.exact},
               {"pv", p.pv},
+              {"pv_notation", p.pv_notation},
+              {"score_text", score_words(p.value, p.exact, p.root, S::kSideNames, score_unit<S>())},
+              {"unit", score_unit<S>().name},
               {"nodes", p.nodes},
               {"nps", p.seconds > 0 ? static_cast<double>(p.nodes) / p.seconds : 0.0},
               {"seconds", p.seconds},
@@ -445,19 +432,36 @@ class GameSession final : public Session {
   }
 
   Json move_json(const S& s, const Move& m) const {
-    return {{"text", s.move_text(m)}, {"squares", squares_of(s, m)}};
+    return {
+        {"text", s.move_text(m)}, {"notation", notation_of(s, m)}, {"squares", squares_of(s, m)}};
   }
 
-  Json view_locked() const {
-    const S& s = m_states.back();
+  // Each side's time so far (its moves' seconds: a person's from the end of
+  // the move before, a program's its search) and the turn running now.
+  Json clock_locked() const {
+    std::array<double, 2> used{};
+    for (const auto& m : m_moves) used[static_cast<std::size_t>(index(m.player))] += m.seconds;
+    const bool over = m_states.back().is_terminal();
+    return {{"used", used}, {"turn", over ? 0.0 : seconds_since(m_turn_from)}};
+  }
+
+  // The view of the position after `ply` moves: the live one (ply = all
+  // moves played) offers its legal moves; an earlier one only shows.
+  Json view_locked(std::size_t ply) const {
+    const S& s = m_states[ply];
+    const bool live = ply + 1 == m_states.size();
     Json moves = Json::array();
-    if (!s.is_terminal()) {
+    if (live && !s.is_terminal()) {
       typename S::Moves legal;
       s.actions(legal);
       for (const auto& m : legal) moves.push_back(move_json(s, m));
     }
     Json history = Json::array();
-    for (const auto& m : m_moves) history.push_back(m.text);
+    Json notation = Json::array();
+    for (std::size_t i = 0; i < m_moves.size(); ++i) {
+      history.push_back(m_moves[i].text);
+      notation.push_back(notation_of(m_states[i], m_moves[i].move));
+    }
     const bool over = s.is_terminal();
     Json v = {{"id", m_id},
               {"game", std::string(S::kName)},
@@ -471,14 +475,17 @@ class GameSession final : public Session {
               {"check", check_of(s)},
               {"last_move", nullptr},
               {"history", std::move(history)},
+              {"notation", std::move(notation)},
+              {"first_to_move", number(m_states.front().to_move())},
+              {"ply", ply},
+              {"live", live},
+              {"clock", clock_locked()},
               {"thinking", m_thinking},
               {"agent", m_thinking ? Json(m_running) : Json(nullptr)},
               {"board", board_of(s)},
               {"marks", marks_of(s)},
               {"moves", std::move(moves)}};
-    if (!m_moves.empty()) {
-      v["last_move"] = move_json(m_states[m_states.size() - 2], m_moves.back().move);
-    }
+    if (ply > 0) v["last_move"] = move_json(m_states[ply - 1], m_moves[ply - 1].move);
     return v;
   }
 
@@ -507,6 +514,7 @@ class GameSession final : public Session {
   std::vector<play::MoveRecord<S>> m_moves;
   std::array<std::string, 2> m_names = {"person", "person"};  // who played each side last
   Clock::time_point m_used = Clock::now();
+  Clock::time_point m_turn_from = Clock::now();  // the last move, undo or agent start
   bool m_closed = false;
   bool m_thinking = false;
   std::string m_agent;    // the running or last agent's spec, as asked for

@@ -14,7 +14,8 @@ namespace duel::serve::test {
 namespace {
 
 Json move(Server& server, const std::string& id, const std::string& text) {
-  const Response r = call(server, "POST", "/api/games/" + id + "/move", Json{{"move", text}}.dump());
+  const Response r =
+      call(server, "POST", "/api/games/" + id + "/move", Json{{"move", text}}.dump());
   EXPECT_EQ(r.status, 200) << text << ": " << r.body;
   return json_of(r);
 }
@@ -91,9 +92,9 @@ TEST(ServeNotation, ClocksCountEachSidesMoves) {
   EXPECT_LT(first, 30.0);
   EXPECT_EQ(after["clock"]["used"][1], 0.0);
   EXPECT_GE(after["clock"]["turn"].get<double>(), 0.0);
-  ASSERT_EQ(call(server, "POST", "/api/games/" + id + "/agent", R"({"agent":"engine:depth=2"})")
-                .status,
-            202);
+  ASSERT_EQ(
+      call(server, "POST", "/api/games/" + id + "/agent", R"({"agent":"engine:depth=2"})").status,
+      202);
   wait_done(server, id);
   const Json v = json_of(call(server, "GET", "/api/games/" + id));
   EXPECT_EQ(v["clock"]["used"][0].get<double>(), first);
@@ -105,9 +106,9 @@ TEST(ServeNotation, ASearchsScoreInWordsAndItsLineInSan) {
   // White mates at once with Qe5# (from e2 the queen covers rank 5, the king on b3
   // covers a4 and b4); a depth-3 search proves it.
   const std::string id = new_game(server, "gardner", "k4/5/1K3/4Q/5 w - - 0 1");
-  ASSERT_EQ(call(server, "POST", "/api/games/" + id + "/agent", R"({"agent":"engine:depth=3"})")
-                .status,
-            202);
+  ASSERT_EQ(
+      call(server, "POST", "/api/games/" + id + "/agent", R"({"agent":"engine:depth=3"})").status,
+      202);
   const Json s = wait_done(server, id);
   EXPECT_EQ(s["info"]["score_text"], "White wins in 1 move (1 ply)") << s;
   EXPECT_EQ(s["info"]["unit"], "pawns");

@@ -95,8 +95,7 @@ template <class S>
   if (exact && value == kDraw) return "draw (proven)";
   const double units = static_cast<double>(value) / unit.values;
   if (std::abs(units) < 0.005) return fmt::format("level (0.00 {})", unit.name);
-  return fmt::format("{} ahead by {:.2f} {}", names[units > 0 ? 0 : 1], std::abs(units),
-                     unit.name);
+  return fmt::format("{} ahead by {:.2f} {}", names[units > 0 ? 0 : 1], std::abs(units), unit.name);
 }
 
 }  // namespace duel::serve

@@ -44,9 +44,9 @@ if [ "$fast" -eq 0 ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DUEL_SANITIZED=1 \
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)"
 
-  # Every parser under libFuzzer for 20 s each (docs/RELIABILITY.md): a
+  # Every parser under libFuzzer for 10 s each (docs/RELIABILITY.md): a
   # crash, a failed round trip, a hang or a leak fails the run.
-  stamp "== fuzz (libFuzzer, 20 s a target)"
-  DUEL_FUZZ_DIR=build-sanitize bash scripts/fuzz.sh 20
+  stamp "== fuzz (libFuzzer, 10 s a target)"
+  DUEL_FUZZ_DIR=build-sanitize bash scripts/fuzz.sh 10
 fi
 stamp "== done"

@@ -11,9 +11,10 @@
 //     features, table included) also finds that value, and calls it exact in the
 //     games whose rules do not look back (no HasMemory);
 //   - small N-Queens and KCell instances are solved to the end by both.
-// DUEL_SWEEP_POSITIONS (playouts per game, default 30) and
-// DUEL_SWEEP_DEPTH (overrides every game's depth) make it longer;
-// scripts/sweep.py runs it with thousands.
+// DUEL_SWEEP_POSITIONS (playouts per game, default 30; 10 in the sanitizer
+// tree, DUEL_SANITIZED, where the 5x5 sweeps are its slowest tests) and
+// DUEL_SWEEP_DEPTH (overrides every game's depth) make it longer or
+// shorter; scripts/sweep.py runs it with thousands.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,6 +37,11 @@ namespace {
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v != nullptr ? std::atoi(v) : fallback;
+}
+
+// Playouts per game: the sanitizer tree checks the same code on fewer.
+int positions() {
+  return env_int("DUEL_SWEEP_POSITIONS", std::getenv("DUEL_SANITIZED") != nullptr ? 10 : 30);
 }
 
 // The engine without the parts that may change a fixed-depth value
@@ -106,7 +112,7 @@ void record(const Counts& c) {
 template <class S>
 Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
   depth = env_int("DUEL_SWEEP_DEPTH", depth);
-  const int count = env_int("DUEL_SWEEP_POSITIONS", 30);
+  const int count = positions();
   const S start = start_of<S>(spec);
   const auto sample = random_positions(start, seed, count);
   int checked = 0;
@@ -161,7 +167,7 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
 template <class S>
 Counts solve_small(std::string_view spec, std::uint64_t seed) {
   const S start = start_of<S>(spec);
-  const int count = std::max(1, env_int("DUEL_SWEEP_POSITIONS", 30) / 10);
+  const int count = std::max(1, positions() / 10);
   std::vector<S> positions{start};
   Rng rng(seed);
   typename S::Moves moves;

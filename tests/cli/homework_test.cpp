@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "../support/sanitized.hpp"
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/pdn.hpp"
 #include "duel/games/checkers/protocol.hpp"
@@ -21,11 +21,8 @@ namespace {
 
 using games::checkers::State;
 using test_support::duel;
+using test_support::sanitized;
 namespace protocol = games::checkers::protocol;
-
-bool sanitized() {
-  return std::getenv("DUEL_SANITIZED") != nullptr;
-}
 
 // The move in output.txt is legal in the position of input.txt.
 void expect_legal(const std::string& input_txt, const test_support::CliRun& r) {

@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "../support/sanitized.hpp"
 #include "duel/core/rng.hpp"
 #include "duel/games/game.hpp"
 #include "duel/registry/games.hpp"
@@ -40,8 +41,8 @@ int env_int(const char* name, int fallback) {
 }
 
 // Playouts per game: the sanitizer tree checks the same code on fewer.
-int positions() {
-  return env_int("DUEL_SWEEP_POSITIONS", std::getenv("DUEL_SANITIZED") != nullptr ? 10 : 30);
+int playouts() {
+  return env_int("DUEL_SWEEP_POSITIONS", test_support::sanitized() ? 10 : 30);
 }
 
 // The engine without the parts that may change a fixed-depth value
@@ -112,7 +113,7 @@ void record(const Counts& c) {
 template <class S>
 Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
   depth = env_int("DUEL_SWEEP_DEPTH", depth);
-  const int count = positions();
+  const int count = playouts();
   const S start = start_of<S>(spec);
   const auto sample = random_positions(start, seed, count);
   int checked = 0;
@@ -167,7 +168,7 @@ Counts sweep(std::string_view spec, std::uint64_t seed, int depth) {
 template <class S>
 Counts solve_small(std::string_view spec, std::uint64_t seed) {
   const S start = start_of<S>(spec);
-  const int count = std::max(1, positions() / 10);
+  const int count = std::max(1, playouts() / 10);
   std::vector<S> positions{start};
   Rng rng(seed);
   typename S::Moves moves;

@@ -10,12 +10,12 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../support/limits.hpp"
+#include "../support/sanitized.hpp"
 #include "../support/synthetic_tree.hpp"
 #include "../support/tree_gen.hpp"
 #include "duel/agents/search_agents.hpp"
@@ -36,11 +36,8 @@ using test_support::any_heuristic;
 using test_support::any_tree_shape;
 using test_support::depth_limit;
 using test_support::KeyHeuristic;
+using test_support::sanitized;
 using test_support::SyntheticTree;
-
-bool sanitized() {
-  return std::getenv("DUEL_SANITIZED") != nullptr;
-}
 
 template <class S>
 bool legal(const S& s, const typename S::Move& m) {

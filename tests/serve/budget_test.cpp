@@ -98,12 +98,15 @@ TEST(ServeBudget, AKeptEngineKeepsItsTableUntilItsGameGoes) {
 
 TEST(ServeBudget, GamesNobodyAsksAboutAreDropped) {
   ServerOptions options;
-  options.idle = std::chrono::milliseconds(200);
+  options.idle = std::chrono::milliseconds(300);
   Server server(options);
   const std::string kept = new_game(server, "kcell");
   const std::string left = new_game(server, "kcell");
-  for (int i = 0; i < 6; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  // Asked about every 40 ms, well inside idle even with a loaded machine's
+  // late wake-ups, for over twice idle: the sweeps run at most once per
+  // idle, and the first may come just before left has been idle that long.
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
     EXPECT_EQ(call(server, "GET", "/api/games/" + kept).status, 200);
   }
   EXPECT_EQ(call(server, "GET", "/api/games/" + left).status, 404);

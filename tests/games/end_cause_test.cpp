@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <ostream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,11 @@ struct Case {
   const char* cause;
   const char* reason;
 };
+
+// The name ctest lists the case by, rather than its bytes.
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.spec << ": " << c.cause;
+}
 
 // The state `c` describes, after its moves.
 registry::AnyGame reach(const Case& c) {

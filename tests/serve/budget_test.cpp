@@ -54,18 +54,17 @@ TEST(ServeBudget, TablesPastTheBudgetShrinkAndThenAreRefused) {
   // The MB come back as each search thread unwinds, just after its move
   // is played (thinking is false a moment before): until both have, c is
   // refused or gets a shrunk table, and asks again once it has moved.
-  const auto whole = [&](const Response& r) {
-    return r.status == 202 && json_of(r)["agent"] == "engine:nodes=2000,hash=100";
-  };
-  Response again = start(c, "engine:nodes=2000,hash=100");
-  for (int i = 0; i < 500 && !whole(again); ++i) {
+  const std::string full = "engine:nodes=2000,hash=100";
+  Response again;
+  for (int i = 0; i < 500; ++i) {
+    again = start(c, full);
+    if (again.status == 202 && json_of(again)["agent"] == full) break;
     ASSERT_TRUE(again.status == 503 || again.status == 202) << again.body;
     if (again.status == 202) wait_done(server, c);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    again = start(c, "engine:nodes=2000,hash=100");
   }
   ASSERT_EQ(again.status, 202) << again.body;
-  EXPECT_EQ(json_of(again)["agent"], "engine:nodes=2000,hash=100");
+  EXPECT_EQ(json_of(again)["agent"], full);
   wait_done(server, c);
 }
 

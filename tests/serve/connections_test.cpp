@@ -93,6 +93,24 @@ std::string ask_raw(int port, const std::string& request, const char* source = "
   return answer;
 }
 
+// Whether a request sent on `fd` is answered 200 within 30 s, the
+// connection kept open: proof that the server has taken it in. (A
+// connection the kernel has completed may still wait to be accepted, and
+// the library's pool threads accept in no set order.)
+bool answered_on(int fd) {
+  if (!send_all(fd, "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")) return false;
+  std::string status;
+  char buffer[4096];
+  while (status.find("\r\n") == std::string::npos) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 30'000) <= 0) return false;
+    const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
+    if (n <= 0) return false;
+    status.append(buffer, static_cast<std::size_t>(n));
+  }
+  return status.rfind("HTTP/1.1 200", 0) == 0;
+}
+
 struct Running {
   explicit Running(HttpLimits limits) : http(server, limits) {
     const auto bound = http.bind("127.0.0.1", 0);
@@ -204,6 +222,7 @@ TEST(ServeConnections, OneAddressCannotTakeEveryConnection) {
   for (int i = 0; i < 3; ++i) {
     held.push_back(connect_from(s.port, "127.0.2.1"));
     ASSERT_GE(held.back(), 0);
+    ASSERT_TRUE(answered_on(held.back()));
   }
   // The fourth from the same address is closed at once, unanswered.
   const int extra = connect_from(s.port, "127.0.2.1");
@@ -230,7 +249,8 @@ TEST(ServeConnections, PastTheCapInAllANewConnectionWaitsForAPlace) {
   const int b = connect_from(s.port, "127.0.4.2");
   ASSERT_GE(a, 0);
   ASSERT_GE(b, 0);
-  std::this_thread::sleep_for(100ms);  // both taken in
+  ASSERT_TRUE(answered_on(a));  // both taken in, then idle
+  ASSERT_TRUE(answered_on(b));
   const auto start = Steady::now();
   const std::string answer = ask_raw(
       s.port, "GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.4.3");

@@ -73,6 +73,18 @@ bool closed_within(int fd, std::chrono::milliseconds limit) {
   return false;
 }
 
+// Appends to `text` what `fd` has within 30 s; false when nothing came,
+// at its end or on an error.
+bool read_more(int fd, std::string& text) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, 30'000) <= 0) return false;
+  char buffer[4096];
+  const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
+  if (n <= 0) return false;
+  text.append(buffer, static_cast<std::size_t>(n));
+  return true;
+}
+
 // The whole answer to one request sent on a fresh connection (closed after).
 std::string ask_raw(int port, const std::string& request, const char* source = "127.0.0.1") {
   const int fd = connect_from(port, source);
@@ -81,13 +93,7 @@ std::string ask_raw(int port, const std::string& request, const char* source = "
     return "";
   }
   std::string answer;
-  char buffer[4096];
-  for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 30'000) <= 0) break;
-    const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
-    if (n <= 0) break;
-    answer.append(buffer, static_cast<std::size_t>(n));
+  while (read_more(fd, answer)) {
   }
   ::close(fd);
   return answer;
@@ -100,13 +106,8 @@ std::string ask_raw(int port, const std::string& request, const char* source = "
 bool answered_on(int fd) {
   if (!send_all(fd, "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")) return false;
   std::string status;
-  char buffer[4096];
   while (status.find("\r\n") == std::string::npos) {
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 30'000) <= 0) return false;
-    const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
-    if (n <= 0) return false;
-    status.append(buffer, static_cast<std::size_t>(n));
+    if (!read_more(fd, status)) return false;
   }
   return status.rfind("HTTP/1.1 200", 0) == 0;
 }

@@ -39,6 +39,8 @@ struct RefereeOptions {
   double calibrate_time = 120.0;
   std::string pdnout;
   std::string cpu = "user";
+  double cpu_tick = referee::kCourseTick;
+  std::vector<double> charge_per_move;
   bool lenient = false;
   bool json = false;
   bool quiet = false;
@@ -111,7 +113,8 @@ nlohmann::json to_json(const referee::MatchResult& m, const std::string& charge)
                      {"moves", moves},
                      {"cpu", cpu},
                      {"user", user},
-                     {"system", system}});
+                     {"system", system},
+                     {"close_call", g.close_call}});
   }
   nlohmann::json agents = nlohmann::json::array();
   for (const auto& a : m.agents) {
@@ -171,6 +174,9 @@ int run_referee(const RefereeOptions& o) {
   if (o.calibrate.size() > 2) {
     return bad_input("referee: at most two --calibrate commands (one per agent, '-' for none)");
   }
+  if (o.charge_per_move.size() > 2) {
+    return bad_input("referee: at most two --charge-per-move values (one per agent, 0 for none)");
+  }
   if (!(o.time > 0.0) || !std::isfinite(o.time)) {
     return bad_input(
         fmt::format("referee: --time must be a number of seconds > 0, not {}", o.time));
@@ -187,6 +193,7 @@ int run_referee(const RefereeOptions& o) {
     if (i < o.calibrate.size() && o.calibrate[i] != "-") {
       options.agents[i].calibrate = o.calibrate[i];
     }
+    if (i < o.charge_per_move.size()) options.charge_per_move[i] = o.charge_per_move[i];
   }
   options.games = o.games;
   options.seconds = o.time;
@@ -196,6 +203,7 @@ int run_referee(const RefereeOptions& o) {
   options.workdir = o.workdir;
   options.keep = o.keep;
   options.charge = o.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
+  options.tick = o.cpu_tick;
   options.reading = o.lenient ? games::checkers::protocol::Reading::Lenient
                               : games::checkers::protocol::Reading::Strict;
   std::ofstream pdn;
@@ -296,6 +304,15 @@ Command add_referee(CLI::App& app) {
                   "user+sys")
       ->check(CLI::IsMember({"user", "user+sys"}))
       ->capture_default_str();
+  sub->add_option("--cpu-tick", o->cpu_tick,
+                  "A move is charged its CPU in whole ticks of this many seconds, rounded down "
+                  "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub->add_option("--charge-per-move", o->charge_per_move,
+                  "In agent order: charge each move exactly this many seconds (0: as measured); "
+                  "the course's reference: 0.29")
+      ->check(CLI::Range(0.0, 3600.0));
   sub->add_flag("--lenient", o->lenient,
                 "Practice: also read output.txt in any case, spacing and line ending (the "
                 "course's grader does not)");

@@ -30,8 +30,11 @@ struct TournamentArgs {
   double single_time = 0.0;
   int games = 0;  // 0: the course's default
   int rounds = 0;
+  int final_size = 50;
   int reference_games = 9;
-  std::string reference = "duel:minimax:depth=4";
+  std::string reference = "duel:csci561-ta";
+  double reference_charge = -1.0;  // < 0: the default for the reference (tournament.hpp)
+  double cpu_tick = referee::kCourseTick;
   std::string positions;
   std::string openings;
   std::string openings_order = "sequential";
@@ -153,7 +156,12 @@ int run_tournament(const TournamentArgs& a) {
   if (grading && o.course == tournament::Course::Game) {
     return bad_input(
         "tournament: grading is a course's (csci561, cs3243); a game spec plays round-robin, "
-        "gauntlet, swiss or competition");
+        "gauntlet, swiss or knockout");
+  }
+  if (o.format == tournament::Format::Competition && o.course != tournament::Course::Csci561) {
+    return bad_input(
+        "tournament: competition is csci561's as the course ran it (against its reference "
+        "first); a game spec plays knockout, round-robin, gauntlet or swiss");
   }
   if (grading && !a.agents.empty()) {
     return bad_input("tournament: grading grades the class folder's programs; no --agent");
@@ -166,9 +174,10 @@ int run_tournament(const TournamentArgs& a) {
     if (!t) return bad_input(t.error());
     o.game_seconds = *t;
   } else {
-    o.game_seconds = {grading ? 100.0 : 300.0};
+    o.game_seconds = {300.0};  // RULES.md §6a: 300 s in every game, grading and competition
   }
-  o.games = a.games > 0 ? a.games : 2;
+  // RULES.md §6a: the course's competition played 4 games a pair.
+  o.games = a.games > 0 ? a.games : o.format == tournament::Format::Competition ? 4 : 2;
   if (o.games % 2 != 0) {
     return bad_input(fmt::format(
         "tournament: --games {} must be even (seed 003: \"an even number of games\"; each "
@@ -176,8 +185,11 @@ int run_tournament(const TournamentArgs& a) {
         o.games));
   }
   o.rounds = a.rounds;
+  o.final_size = a.final_size;
   o.reference_games = a.reference_games;
   o.reference = a.reference;
+  if (a.reference_charge >= 0.0) o.reference_charge = a.reference_charge;
+  o.tick = a.cpu_tick;
   if (!a.positions.empty()) {
     auto p = tournament::read_positions(a.positions);
     if (!p) return bad_input(p.error());
@@ -263,24 +275,43 @@ Command add_tournament(CLI::App& app) {
       ->required();
   sub->add_option("--agent", a->agents, "A Duel agent spec entered beside the class");
   sub->add_option("--format", a->format,
-                  "grading (csci561, cs3243), competition (seed 003's knockout), round-robin, "
-                  "swiss or gauntlet")
-      ->check(CLI::IsMember({"grading", "competition", "round-robin", "swiss", "gauntlet"}));
+                  "grading (csci561, cs3243), competition (csci561's as the course ran it), "
+                  "knockout (seed 003's wording), round-robin, swiss or gauntlet")
+      ->check(CLI::IsMember(
+          {"grading", "competition", "knockout", "round-robin", "swiss", "gauntlet"}));
   sub->add_option("--time", a->time,
                   "Programs' CPU seconds a side a game, or a comma list cycled over the games "
-                  "(default: grading 100, competitions 300); cs3243: seconds a move (1)");
+                  "(default 300, as the course gave); cs3243: seconds a move (1)");
   sub->add_option("--single-time", a->single_time,
                   "Seconds of every single move (default: each position's own, as cited)")
       ->check(CLI::Range(0.001, 1e6));
   sub->add_option("--games", a->games,
-                  "Games a pairing (even; default 2); cs3243: games against each opponent (10)")
+                  "Games a pairing (even; default 2, competition 4); cs3243: games against each "
+                  "opponent (10)")
       ->check(CLI::Range(1, 1000));
-  sub->add_option("--rounds", a->rounds, "Swiss rounds (default: ceil(log2 entrants))")
+  sub->add_option("--rounds", a->rounds,
+                  "Swiss rounds (default: ceil(log2 entrants)); competition: rounds of 4-5 "
+                  "opponents before the final (default 20, as the course)")
       ->check(CLI::Range(1, 1000));
+  sub->add_option("--final-size", a->final_size,
+                  "Competition: a field of at most this many plays the final round-robin")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
   sub->add_option("--reference-games", a->reference_games, "Grading games against the reference")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  sub->add_option("--reference", a->reference, "The reference agent program")
+  sub->add_option("--reference", a->reference,
+                  "The reference agent program (the course's TA reference; Duel's earlier one: "
+                  "duel:minimax:depth=4)")
+      ->capture_default_str();
+  sub->add_option("--reference-charge", a->reference_charge,
+                  "Seconds each reference move is charged (default: the course's 0.29 for "
+                  "duel:csci561-ta, else as measured; 0: as measured)")
+      ->check(CLI::Range(0.0, 3600.0));
+  sub->add_option("--cpu-tick", a->cpu_tick,
+                  "A move is charged its CPU in whole ticks of this many seconds, rounded down "
+                  "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--positions", a->positions,
                   "Single-move positions, one a line: SECONDS FEN [# source]");

@@ -268,8 +268,11 @@ TEST(Referee, ChargesUserTimeByDefaultAndReportsBoth) {
   const std::string busy = s.script(
       "busy.sh", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo 'E b6 a5' > output.txt");
   for (const std::string cpu : {"user", "user+sys"}) {
-    const CliRun r = duel("referee checkers --json --quiet --games 1 --time 20 --cpu " + cpu +
-                          " --agent '" + busy + "' --agent '" + legal.command + "'");
+    // --cpu-tick 0: the charge exactly as measured (the course's 10 ms ticks
+    // are tests/referee/course_charge_test.cpp's).
+    const CliRun r =
+        duel("referee checkers --json --quiet --games 1 --time 20 --cpu-tick 0 --cpu " + cpu +
+             " --agent '" + busy + "' --agent '" + legal.command + "'");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["cpu"], cpu);

@@ -180,7 +180,7 @@ TEST(FieldTournament, KnockoutAndGauntlet) {
   Scratch s;
   const CliRun k = duel(
       "tournament gardner --agent engine:depth=3 --agent first "
-      "--agent random --agent first --format competition --out " +
+      "--agent random --agent first --format knockout --out " +
       (s.dir / "k").string() + " --quiet");
   ASSERT_EQ(k.status, 0) << k.err;
   const auto doc = json::parse(slurp(s.dir / "k/results.json"));

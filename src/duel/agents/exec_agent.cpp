@@ -113,6 +113,8 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   setup.reading = m_settings.reading;
   setup.disk_limit = m_settings.disk_limit;
   setup.wall_factor = m_settings.wall_factor;
+  setup.tick = m_settings.tick;
+  setup.charge_per_move = m_settings.charge_per_move;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

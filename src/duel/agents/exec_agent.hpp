@@ -40,6 +40,8 @@ struct ExecSettings {
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   std::uint64_t disk_limit = referee::TurnSetup{}.disk_limit;  // what its folder may hold
   double wall_factor = referee::TurnSetup{}.wall_factor;  // a move's wall limit: this x time left
+  double tick = referee::TurnSetup{}.tick;                // how a move is charged (TurnSetup::tick)
+  double charge_per_move = 0.0;  // > 0: each move charged exactly this (TurnSetup)
 };
 
 class ExecAgent final : public Agent<games::checkers::State> {

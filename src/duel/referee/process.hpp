@@ -22,6 +22,10 @@
 
 namespace duel::referee {
 
+// The course charged what `/usr/bin/time -f "%U"` printed: user CPU in
+// whole 10 ms ticks, rounded down (RULES.md §6a).
+inline constexpr double kCourseTick = 0.01;
+
 // What a program's CPU time is charged as. The course's referee measured
 // user time (`/usr/bin/time -f "%U"`): the default. UserSystem adds the
 // kernel's time on the program's behalf.

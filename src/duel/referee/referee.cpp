@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -206,7 +207,8 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   std::error_code size_ec;
   const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
-  t.cpu = t.run.cpu_seconds;
+  const double used = t.run.cpu_seconds;
+  t.cpu = charged_seconds(setup, used, t.run.wall_seconds);
   const std::string leftovers =
       t.run.leftovers > 0 ? fmt::format("; killed {} leftover process(es)", t.run.leftovers) : "";
 
@@ -219,10 +221,12 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
     case Stop::Cancelled: t.loss = Reason::Cancelled; return t;
     default: break;
   }
-  if (t.run.stop == Stop::CpuLimit || t.cpu >= setup.time_left) {
+  if (t.run.stop == Stop::CpuLimit || used >= setup.time_left) {
+    // What it really used is charged, so its time left goes below 0.
+    t.cpu = used;
     t.loss = Reason::Time;
     t.detail =
-        fmt::format("used {} with {} left", seconds_text(t.cpu), seconds_text(setup.time_left));
+        fmt::format("used {} with {} left", seconds_text(used), seconds_text(setup.time_left));
     return t;
   }
   if (t.run.stop == Stop::DiskLimit) {
@@ -240,7 +244,7 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   if (t.run.stop == Stop::WallLimit) {
     t.loss = Reason::Killed;
     t.detail = fmt::format("wall-clock limit {} passed (CPU {}); killed",
-                           seconds_text(run.wall_limit), seconds_text(t.cpu));
+                           seconds_text(run.wall_limit), seconds_text(used));
     return t;
   }
   if (!t.run.clean_exit()) {
@@ -280,6 +284,22 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   return t;
 }
 
+double charged_seconds(const TurnSetup& setup, double cpu, double wall) {
+  if (setup.charge_per_move > 0.0) return setup.charge_per_move;
+  if (!(setup.tick > 0.0)) return cpu;
+  // Whole ticks, rounded down as time(1) prints %U; a hair of slack so that
+  // 0.29 measured as 0.28999999 is still 29 ticks.
+  const double ticks = std::floor(cpu / setup.tick + 1e-6);
+  // The course's logs charge a move of 0 ticks its wall time (a C++ program's
+  // "plays [E h6 g5 ] in 0.0139491558074951s", then 299.986050844193 s left:
+  // RULES.md §6a's log_2_aa68777_beiyouzh.txt).
+  return ticks > 0.0 ? ticks * setup.tick : wall;
+}
+
+bool close_call(double a, double b) {
+  return std::fabs(a - b) < kCloseCall;
+}
+
 GameRecord play_game(const MatchOptions& options, const std::array<std::string, 2>& commands,
                      const std::array<fs::path, 2>& dirs, int number, const Observer& observer) {
   // Step 1. A fresh game: no playdata.txt, full clocks.
@@ -309,6 +329,8 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
     setup.reading = options.reading;
     setup.adopt_strays = options.adopt_strays;
     setup.cancel = options.cancel;
+    setup.tick = options.tick;
+    setup.charge_per_move = options.charge_per_move[static_cast<std::size_t>(a)];
     setup.log_header = fmt::format("--- game {}, ply {}, {}, {:.3f} s left ---", number + 1,
                                    g.plies + 1, colour_name(state.to_move()), setup.time_left);
     const TurnResult t = play_turn(setup, state);
@@ -347,11 +369,13 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
     const double t0 = g.time_left[0];
     const double t1 = g.time_left[1];
     if (t0 != t1) g.winner = t0 > t1 ? 0 : 1;
+    g.close_call = close_call(t0, t1);
     g.detail = g.winner
                    ? fmt::format("{}; agent {} has more time left ({} vs {})", why, *g.winner,
                                  seconds_text(g.time_left[static_cast<std::size_t>(*g.winner)]),
                                  seconds_text(g.time_left[static_cast<std::size_t>(1 - *g.winner)]))
                    : fmt::format("{}; equal time left: a draw", why);
+    if (g.close_call) g.detail += fmt::format(" (a close call: under {:g} s)", kCloseCall);
   }
   if (observer) observer({Event::Kind::GameOver, mover, &g, {}});
   return g;

@@ -70,6 +70,9 @@ struct MatchOptions {
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   bool adopt_strays = false;  // see RunSpec::adopt_strays
   const std::atomic<bool>* cancel = nullptr;
+  double tick = kCourseTick;  // how a move's CPU is charged (TurnSetup::tick)
+  // By agent: > 0 charges each of its moves exactly this (TurnSetup::charge_per_move).
+  std::array<double, 2> charge_per_move{};
 };
 
 // One move of a game, as played.
@@ -82,6 +85,10 @@ struct Turn {
   double time_left = 0.0;  // the agent's time after it
 };
 
+// A draw rule's ending decided by less time left than this is a close call
+// (the course's times are 10 ms ticks: RULES.md §6a).
+inline constexpr double kCloseCall = 0.1;
+
 struct GameRecord {
   int number = 0;  // from 0
   int black = 0;   // the agent that played Black
@@ -93,6 +100,9 @@ struct GameRecord {
   std::vector<Turn> turns;
   std::string start;  // PDN FEN
   std::string end;    // PDN FEN
+  // A draw rule ended it and less than kCloseCall of time left decided it
+  // (or nothing did): the result hangs on CPU noise.
+  bool close_call = false;
 };
 
 struct AgentSummary {
@@ -143,6 +153,14 @@ struct TurnSetup {
   bool adopt_strays = false;
   const std::atomic<bool>* cancel = nullptr;
   std::string log_header;  // written to the agent's logs before the run
+  // The charge of a move (charged_seconds): its CPU in whole ticks of this
+  // many seconds, rounded down, and its wall time when that is 0 ticks;
+  // 0 charges the CPU exactly as measured.
+  double tick = kCourseTick;
+  // > 0: the move is charged exactly this, whatever it used: a model of a
+  // program's time, such as the course's reference (RULES.md §6a). The
+  // limits still apply to what it really uses.
+  double charge_per_move = 0.0;
   // What the agent's folder (its files and logs) may hold, and what it may
   // write to stdout and stderr in one move.
   std::uint64_t disk_limit = std::uint64_t{512} << 20;
@@ -150,6 +168,13 @@ struct TurnSetup {
 };
 
 [[nodiscard]] TurnResult play_turn(const TurnSetup& setup, const State& state);
+
+// What a move that used `cpu` seconds of CPU in `wall` seconds is charged
+// under `setup` (its tick and charge_per_move).
+[[nodiscard]] double charged_seconds(const TurnSetup& setup, double cpu, double wall);
+
+// Whether a draw rule's ending between these times left is a close call.
+[[nodiscard]] bool close_call(double a, double b);
 
 // One game between `commands` (resolved) living in `dirs`; deletes
 // playdata.txt in both first.

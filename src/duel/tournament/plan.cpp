@@ -41,6 +41,25 @@ using json = nlohmann::json;
   return o.game_seconds[static_cast<std::size_t>(game) % o.game_seconds.size()];
 }
 
+// The reference side of game `number` against `student`: its spec with a
+// seed of that game's own (the TA's reference breaks ties at random,
+// RULES.md §6a, so games vary and a rerun replays them), and its charge.
+[[nodiscard]] json reference_side(const Options& o, const std::string& student, int number) {
+  std::string program = o.reference;
+  if (course_reference(o) && program.find("seed=") == std::string::npos) {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the student's name
+    for (const char c : student) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    const std::uint64_t seed =
+        mix64(o.seed ^ h ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(number + 1)));
+    program += fmt::format("{}seed={}", program.find(':', 5) == std::string::npos ? ":" : ",",
+                           seed % 1000000007ULL);
+  }
+  const double charge = reference_charge_of(o);
+  json side = {{"name", "reference"}, {"program", program}, {"source", ""}};
+  if (charge > 0.0) side["charge_per_move"] = charge;
+  return side;
+}
+
 // A game between `sides` (Player 1 first), the `number`th of its pairing.
 [[nodiscard]] json game(const Field& f, const std::string& stage, int round, const std::string& key,
                         const std::array<json, 2>& sides, const std::array<std::uint64_t, 2>& seeds,
@@ -54,6 +73,7 @@ using json = nlohmann::json;
             {"timeout", o.timeout},
             {"max_turns", o.max_turns},
             {"cpu", cpu_name(o)},
+            {"tick", o.tick},
             {"lenient", lenient(o)},
             {"disk_limit", o.disk_mb << 20},
             {"wall_factor", o.wall_factor}});
@@ -105,7 +125,6 @@ std::vector<json> grading(const Field& f) {
   const Options& o = f.options;
   const auto& singles = o.singles.empty() ? default_singles() : o.singles;
   std::vector<json> out;
-  const json reference = {{"name", "reference"}, {"program", o.reference}, {"source", ""}};
   for (const std::size_t i : playing(f)) {
     const Submission& s = f.entrants[i];
     for (std::size_t k = 0; k < singles.size(); ++k) {
@@ -120,6 +139,7 @@ std::vector<json> grading(const Field& f) {
                      {"fen", singles[k].fen},
                      {"seconds", singles[k].seconds},
                      {"cpu", cpu_name(o)},
+                     {"tick", o.tick},
                      {"lenient", lenient(o)},
                      {"wall_factor", o.wall_factor},
                      {"disk_limit", o.disk_mb << 20},
@@ -128,6 +148,7 @@ std::vector<json> grading(const Field& f) {
     // Seed 003: "Your agent will be given the first move on 5 of the 9 games."
     for (int g = 0; g < o.reference_games; ++g) {
       const json me = side_of(o, s);
+      const json reference = reference_side(o, s.name, g);
       const std::array<json, 2> sides =
           g % 2 == 0 ? std::array{me, reference} : std::array{reference, me};
       out.push_back(game(f, "reference", 0, fmt::format("reference/{}/{}", s.name, g), sides,
@@ -328,7 +349,129 @@ std::vector<json> swiss_round(const Field& f, const Entries& journal, int round)
   return out;
 }
 
+// The competition as the course ran it (RULES.md §6a, its runitall-log.txt):
+// round 1 against the reference; then rounds in which each student meets 4
+// or 5 others, `games` games a pair; then, once the field is at most
+// final_size (or after `rounds` such rounds), a round-robin final. The log
+// gives the rounds and their sizes, not who left: Duel's reading is that a
+// student who scored nothing in a round (every game lost) is out, which
+// fits its counts (121, 118, 107, ... 46 in the final) and keeps a student
+// who lost one pair 4-0 but won elsewhere (beiyouzh, round 2).
+struct CourseRound {
+  enum class Kind : std::uint8_t { Reference, Pairs, Final, Over };
+  Kind kind = Kind::Reference;
+  std::vector<std::size_t> alive;
+};
+
+// Round r's opponents: a random 4- or 5-regular pairing of `alive`
+// (a circulant on a shuffled order: offsets 1..k/2, and for an odd k the
+// opposite seat, which needs an even field; an odd field meets 4).
+[[nodiscard]] std::vector<arena::Pairing> course_pairs(const std::vector<std::size_t>& alive,
+                                                       std::uint64_t seed) {
+  std::vector<std::size_t> order = alive;
+  Rng rng(seed);
+  for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
+  const std::size_t n = order.size();
+  std::size_t k = 4 + rng.below(2);
+  if (k % 2 == 1 && n % 2 == 1) k = 4;
+  std::set<std::pair<std::size_t, std::size_t>> edges;
+  const auto add = [&](std::size_t a, std::size_t b) {
+    if (a != b) edges.insert({std::min(a, b), std::max(a, b)});
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t d = 1; d <= k / 2; ++d) add(order[i], order[(i + d) % n]);
+    if (k % 2 == 1) add(order[i], order[(i + n / 2) % n]);
+  }
+  std::vector<arena::Pairing> out;
+  for (const auto& [a, b] : edges) out.push_back({static_cast<int>(a), static_cast<int>(b)});
+  return out;
+}
+
+[[nodiscard]] CourseRound course_at(const Field& f, const Entries& journal, int round) {
+  const Options& o = f.options;
+  CourseRound c;
+  c.alive = playing(f);
+  const int max_rounds = o.rounds > 0 ? o.rounds : 20;  // the course: rounds 2 to 21
+  for (int r = 1;; ++r) {
+    if (r == 1) {
+      c.kind = CourseRound::Kind::Reference;
+    } else if (c.kind == CourseRound::Kind::Final || c.alive.size() < 2) {
+      c.kind = CourseRound::Kind::Over;
+    } else if (c.alive.size() <= static_cast<std::size_t>(o.final_size) || r > max_rounds + 1 ||
+               c.alive.size() <= 6) {
+      c.kind = CourseRound::Kind::Final;
+    } else {
+      c.kind = CourseRound::Kind::Pairs;
+    }
+    if (r == round || c.kind == CourseRound::Kind::Over) return c;
+    if (c.kind == CourseRound::Kind::Final) continue;
+    // Who scored in round r stays.
+    std::set<std::string> scored;
+    for (const auto& [key, j] : journal) {
+      if (j.value("stage", "") != "competition" || j.value("round", 0) != r ||
+          j.value("kind", "") != "game") {
+        continue;
+      }
+      const auto s = game_scores(j);
+      for (std::size_t k = 0; k < 2; ++k) {
+        if (s[k] > 0.0) scored.insert(j["players"][k].get<std::string>());
+      }
+    }
+    std::erase_if(c.alive, [&](std::size_t i) { return scored.count(f.entrants[i].name) == 0; });
+  }
+}
+
+std::vector<json> course_round(const Field& f, const Entries& journal, int round) {
+  const Options& o = f.options;
+  const CourseRound c = course_at(f, journal, round);
+  switch (c.kind) {
+    case CourseRound::Kind::Over: return {};
+    case CourseRound::Kind::Reference: {
+      std::vector<json> out;
+      for (const std::size_t i : c.alive) {
+        const Submission& s = f.entrants[i];
+        for (int g = 0; g < o.games; ++g) {
+          const json me = side_of(o, s);
+          const json reference = reference_side(o, s.name, g);
+          const std::array<json, 2> sides =
+              g % 2 == 0 ? std::array{me, reference} : std::array{reference, me};
+          out.push_back(game(f, "competition", 1,
+                             fmt::format("competition/1/{}/reference/{}", s.name, g), sides, {0, 0},
+                             g, Opening{}, {s.name, "reference"}));
+        }
+      }
+      return out;
+    }
+    case CourseRound::Kind::Pairs:
+      return pairings_games(f, "competition", round,
+                            course_pairs(c.alive, round_seed(o.seed, round)),
+                            round_seed(o.seed, round));
+    case CourseRound::Kind::Final: {
+      std::vector<arena::Pairing> pairs;
+      for (std::size_t a = 0; a < c.alive.size(); ++a) {
+        for (std::size_t b = a + 1; b < c.alive.size(); ++b) {
+          pairs.push_back({static_cast<int>(c.alive[a]), static_cast<int>(c.alive[b])});
+        }
+      }
+      auto tasks = pairings_games(f, "competition", round, pairs, round_seed(o.seed, round));
+      for (auto& t : tasks) t["final"] = true;
+      return tasks;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+std::vector<std::size_t> competition_finalists(const Field& field, const Entries& journal) {
+  CourseRound c;
+  for (int r = 1;; ++r) {
+    const CourseRound next = course_at(field, journal, r);
+    if (next.kind == CourseRound::Kind::Over)
+      return c.kind == CourseRound::Kind::Final ? c.alive : next.alive;
+    c = next;
+  }
+}
 
 std::string task_folder(const std::string& key) {
   std::string out;
@@ -389,6 +532,7 @@ std::vector<json> plan_round(const Field& f, const Entries& journal, int round) 
       }
       return tasks;
     }
+    case Format::Competition: return course_round(f, journal, round);
     case Format::Swiss: {
       if (round > swiss_rounds(o, playing(f).size()) || playing(f).size() < 2) return {};
       return swiss_round(f, journal, round);

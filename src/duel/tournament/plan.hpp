@@ -41,6 +41,11 @@ using Entries = std::map<std::string, nlohmann::json>;
 [[nodiscard]] std::vector<std::size_t> knockout_entrants(const Field& field, const Entries& journal,
                                                          int round);
 
+// Competition: the entrants who played the final round-robin (or, before
+// it, those still in).
+[[nodiscard]] std::vector<std::size_t> competition_finalists(const Field& field,
+                                                             const Entries& journal);
+
 // A folder name for a task's key: letters, digits, '.', '-' and '_' kept,
 // the rest '_', and a hash of the whole key so that two keys never share one.
 [[nodiscard]] std::string task_folder(const std::string& key);

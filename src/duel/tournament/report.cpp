@@ -72,9 +72,9 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
 
   // Step 2. The standings as CSV.
   const std::string format = text(doc["format"]);
-  const std::string extra = format == "competition" ? "result"
-                            : format == "swiss"     ? "buchholz"
-                                                    : "";
+  const std::string extra = format == "competition" || format == "knockout" ? "result"
+                            : format == "swiss"                             ? "buchholz"
+                                                                            : "";
   std::string rows = grading ? "rank,name,language,points,single_points,game_points,wins,draws,"
                                "losses,elo,elo_margin,calibration,error\n"
                              : fmt::format(

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "duel/arena/ratings.hpp"
 #include "duel/tournament/tasks.hpp"
 
@@ -143,14 +145,43 @@ json results_document(const Field& f, const Entries& journal) {
     }
   }
 
+  if (o.format == Format::Competition) {
+    // The final's players first, by their points in it; then by the round
+    // each reached.
+    const auto finalists = competition_finalists(f, journal);
+    std::vector<double> final_points(entrants.size(), 0.0);
+    for (const auto& [key, j] : journal) {
+      if (j.value("kind", "") != "game" || j.value("stage", "") != "competition") continue;
+      const std::array<std::size_t, 2> p = {who(j["players"][0]), who(j["players"][1])};
+      if (p[0] == reference || p[1] == reference) continue;
+      const bool in_final = std::ranges::find(finalists, p[0]) != finalists.end() &&
+                            std::ranges::find(finalists, p[1]) != finalists.end() &&
+                            j.value("round", 0) == round_reached[p[0]] &&
+                            j.value("round", 0) == round_reached[p[1]];
+      if (!in_final) continue;
+      const auto sc = game_scores(j);
+      final_points[p[0]] += sc[0];
+      final_points[p[1]] += sc[1];
+    }
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+      out[i]["round_reached"] = round_reached[i];
+      const bool finalist = entrants[i].ok() && std::ranges::find(finalists, i) != finalists.end();
+      out[i]["result"] = !entrants[i].ok() ? "did not play"
+                         : finalist        ? fmt::format("final: {:g}", final_points[i])
+                                           : fmt::format("out after round {}", round_reached[i]);
+      tiebreak[i] = finalist ? 1e6 + final_points[i] : round_reached[i];
+    }
+  }
+
   // Step 4. The standings: the knockout's round (winners first) or
   // Buchholz, after points; the broken entrants last; equal places shared.
   std::vector<std::size_t> order(entrants.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto key = [&](std::size_t i) {
     const double ok = entrants[i].ok() ? 1.0 : 0.0;
-    return o.format == Format::Knockout ? std::array{ok, tiebreak[i], points[i]}
-                                        : std::array{ok, points[i], tiebreak[i]};
+    return o.format == Format::Knockout || o.format == Format::Competition
+               ? std::array{ok, tiebreak[i], points[i]}
+               : std::array{ok, points[i], tiebreak[i]};
   };
   std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
   json standings = json::array();
@@ -163,7 +194,9 @@ json results_document(const Field& f, const Entries& journal) {
                 {"points", points[i]},
                 {"elo", out[i]["elo"]},
                 {"elo_margin", out[i]["elo_margin"]}};
-    if (o.format == Format::Knockout) row["result"] = out[i]["result"];
+    if (o.format == Format::Knockout || o.format == Format::Competition) {
+      row["result"] = out[i]["result"];
+    }
     if (o.format == Format::Swiss) row["buchholz"] = tiebreak[i];
     standings.push_back(std::move(row));
   }
@@ -174,6 +207,7 @@ json results_document(const Field& f, const Entries& journal) {
               {"format", format_name(o.format)},
               {"time", o.game_seconds},
               {"cpu", o.charge == referee::Charge::User ? "user" : "user+sys"},
+              {"cpu_tick", o.tick},
               {"seed", o.seed},
               {"students", out},
               {"standings", standings}};
@@ -184,6 +218,7 @@ json results_document(const Field& f, const Entries& journal) {
     }
     doc["reference"] = o.reference;
     doc["reference_elo"] = rounded(ratings[reference].elo);
+    doc["reference_charge"] = reference_charge_of(o);
     doc["positions"] = positions;
   } else {
     doc["games_per_pair"] = o.games;

@@ -109,6 +109,7 @@ json single_task(const json& task, const TaskEnv& env) {
   setup.reading = reading_of(task);
   setup.cancel = env.cancel;
   setup.disk_limit = task.value("disk_limit", setup.disk_limit);
+  setup.tick = task.value("tick", 0.0);
   setup.log_header =
       fmt::format("--- single move {}, {:.3f} s ---", task["position"].get<int>() + 1, seconds);
   const referee::TurnResult t = referee::play_turn(setup, *state);
@@ -148,6 +149,9 @@ Result<std::unique_ptr<agents::Agent<S>>> make_side(const json& side, std::uint6
     settings.cancel = env.cancel;
     settings.disk_limit = task.value("disk_limit", settings.disk_limit);
     settings.wall_factor = task.value("wall_factor", settings.wall_factor);
+    // A task without "tick" (an older journal's) charged CPU exactly.
+    settings.tick = task.value("tick", 0.0);
+    settings.charge_per_move = side.value("charge_per_move", 0.0);
     std::error_code ec;
     fs::remove_all(home, ec);
     auto checked = agents::ExecAgent::parse(std::move(settings));
@@ -241,7 +245,14 @@ json game_task(S start, const json& task, const TaskEnv& env) {
   entry["reason"] = rec.reason;
   entry["plies"] = rec.moves.size();
   entry["seconds"] = rec.seconds;
-  if (clocks[0] && clocks[1]) entry["time_left"] = {*clocks[0], *clocks[1]};
+  if (clocks[0] && clocks[1]) {
+    entry["time_left"] = {*clocks[0], *clocks[1]};
+    // A draw rule's ending that time left decided, by a hair or not at all.
+    if (rec.ending == play::Ending::Rules && rec.final_state.utility() == 0 &&
+        referee::close_call(*clocks[0], *clocks[1])) {
+      entry["close_call"] = true;
+    }
+  }
   entry["moves"] = moves;
   entry["record"] = fs::relative(file, env.out, ec).string();
   return entry;

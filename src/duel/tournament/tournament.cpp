@@ -54,7 +54,17 @@ using json = nlohmann::json;
   if (o.format == Format::Swiss) h["rounds"] = o.rounds;
   // A competition's rounds are planned from its entrants: one more would
   // change every pairing, so a changed class is another tournament.
-  if (o.format == Format::Swiss || o.format == Format::Knockout) {
+  if (o.format == Format::Competition) {
+    h["rounds"] = o.rounds;
+    h["final_size"] = o.final_size;
+  }
+  if (o.format == Format::Competition) h["reference"] = o.reference;
+  if (o.format == Format::Grading || o.format == Format::Competition) {
+    h["reference_charge"] = reference_charge_of(o);
+  }
+  h["tick"] = o.tick;
+  if (o.format == Format::Swiss || o.format == Format::Knockout ||
+      o.format == Format::Competition) {
     json names = json::array();
     for (const auto& e : entrants) names.push_back(e.name);
     h["entrants"] = names;
@@ -143,7 +153,8 @@ using json = nlohmann::json;
 std::string_view format_name(Format f) noexcept {
   switch (f) {
     case Format::Grading: return "grading";
-    case Format::Knockout: return "competition";
+    case Format::Knockout: return "knockout";
+    case Format::Competition: return "competition";
     case Format::RoundRobin: return "round-robin";
     case Format::Swiss: return "swiss";
     case Format::Gauntlet: return "gauntlet";
@@ -152,8 +163,8 @@ std::string_view format_name(Format f) noexcept {
 }
 
 std::optional<Format> format_of(std::string_view name) noexcept {
-  for (const Format f :
-       {Format::Grading, Format::Knockout, Format::RoundRobin, Format::Swiss, Format::Gauntlet}) {
+  for (const Format f : {Format::Grading, Format::Knockout, Format::Competition, Format::RoundRobin,
+                         Format::Swiss, Format::Gauntlet}) {
     if (format_name(f) == name) return f;
   }
   return std::nullopt;

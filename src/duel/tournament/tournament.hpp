@@ -35,11 +35,12 @@ namespace duel::tournament {
 enum class Course : std::uint8_t { Csci561, Game };
 
 enum class Format : std::uint8_t {
-  Grading,     // seed 003: 10 single moves + 9 games against the reference (100 points)
-  Knockout,    // seed 003's competition: pairs, an even number of games, rounds
-  RoundRobin,  // every pair meets
-  Swiss,       // rounds, each pairing players of equal scores who have not met
-  Gauntlet,    // the first entrant against each other
+  Grading,      // seed 003: 10 single moves + 9 games against the reference (100 points)
+  Knockout,     // seed 003's wording: pairs, an even number of games, rounds
+  Competition,  // csci561's competition as the course ran it (RULES.md §6a; plan.hpp)
+  RoundRobin,   // every pair meets
+  Swiss,        // rounds, each pairing players of equal scores who have not met
+  Gauntlet,     // the first entrant against each other
 };
 [[nodiscard]] std::string_view format_name(Format f) noexcept;
 [[nodiscard]] std::optional<Format> format_of(std::string_view name) noexcept;
@@ -54,6 +55,10 @@ struct SinglePosition {
 // The committed set (csci561_positions.cpp): ten positions, each citing the
 // rule or the hand-out example it tests.
 [[nodiscard]] const std::vector<SinglePosition>& default_singles();
+
+// RULES.md §6a: the course's reference was charged a median 0.29 s of CPU a
+// move (33,259 logged moves of round 1), most of it the JVM's start.
+inline constexpr double kCourseReferenceCharge = 0.29;
 // A file of positions: one a line, `SECONDS FEN [# source]`; blank lines
 // and lines starting with '#' are skipped.
 [[nodiscard]] Result<std::vector<SinglePosition>> read_positions(const std::filesystem::path& file);
@@ -68,19 +73,27 @@ struct Options {
   // CPU seconds a side a game for programs (seed 003: "e.g., 100 seconds";
   // "This total amount of time will vary from game to game"): game g of a
   // pairing gets game_seconds[g % size].
-  std::vector<double> game_seconds = {100.0};
-  int games = 2;            // games a pairing (even: colours swapped)
-  int rounds = 0;           // Swiss rounds; 0: enough to find a winner (ceil log2 of the field)
+  // RULES.md §6a: 300 s a side in every game of the course's grading.
+  std::vector<double> game_seconds = {300.0};
+  int games = 2;   // games a pairing (even: colours swapped)
+  int rounds = 0;  // Swiss rounds (0: ceil log2 of the field); Competition: rounds before the final
+  int final_size = 50;      // Competition: a field this small plays the final round-robin
   int reference_games = 9;  // grading: games against the reference (seed: 9)
-  std::string reference = "duel:minimax:depth=4";  // seed: "a simple minimax agent"
-  std::vector<SinglePosition> singles;             // empty: default_singles()
-  std::string openings;          // arena's --openings: P, random:plies=P or a file
-  bool openings_random = false;  // a file's positions in a shuffled order
-  double timeout = 0.0;          // Duel agents: seconds a move, over it loses (0: none)
-  int max_turns = 0;             // a draw after this many turns (0: the rules alone)
+  // The course's reference agent (RULES.md §6a), each game with a seed of its
+  // own for its random tie-breaks; `duel:minimax:depth=4` was Duel's before.
+  std::string reference = "duel:csci561-ta";
+  // Each reference move charged this many seconds (the course's logged
+  // median, RULES.md §6a); none: 0.29 for csci561-ta, else as measured.
+  std::optional<double> reference_charge;
+  std::vector<SinglePosition> singles;  // empty: default_singles()
+  std::string openings;                 // arena's --openings: P, random:plies=P or a file
+  bool openings_random = false;         // a file's positions in a shuffled order
+  double timeout = 0.0;                 // Duel agents: seconds a move, over it loses (0: none)
+  int max_turns = 0;                    // a draw after this many turns (0: the rules alone)
   int concurrency = 1;
   std::uint64_t seed = 0;
   referee::Charge charge = referee::Charge::User;
+  double tick = referee::kCourseTick;  // how a move is charged (referee::TurnSetup::tick)
   games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
   double wall_factor = 2.0;
   std::uint64_t disk_mb = 512;  // what a program's folder may hold (files and logs)
@@ -93,6 +106,15 @@ struct Options {
   bool shared_dir = false;  // `out` is on every host at the same path: nothing is shipped
   std::string worker_duel;  // where workers look for duel first (empty: this binary's path)
 };
+
+// Whether `o.reference` is the course's reference agent, and what each of
+// its moves is charged (Options::reference_charge).
+[[nodiscard]] inline bool course_reference(const Options& o) {
+  return o.reference.rfind("duel:csci561-ta", 0) == 0;
+}
+[[nodiscard]] inline double reference_charge_of(const Options& o) {
+  return o.reference_charge.value_or(course_reference(o) ? kCourseReferenceCharge : 0.0);
+}
 
 // What the runner reports as it goes (the CLI's progress line).
 struct Progress {

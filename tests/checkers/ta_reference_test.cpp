@@ -500,12 +500,13 @@ TEST(Csci561Ta, DepthByModeAndTimeLeft) {
   EXPECT_FALSE(registry::make_agent<State>("csci561-ta:depth=0").ok());
 }
 
-// The course's reference as it played: its first 20 replies in round 1
-// against one student (akkkkka/CSCI561_HW2_21Spr@5bb41ac:hw2-resubmit-result/
-// round1/log_1_reference_aa68777.txt, the "INPUT for reference" boards, all
-// WHITE with 293-300 s left, and "reference plays [...]"). Each played move
-// is one of the best at 3 plies, the depth the agent takes with that time;
-// at 2, 4 and 5 plies some are not.
+// The course's reference as it played: its first replies in round 1 against
+// two students (akkkkka/CSCI561_HW2_21Spr@5bb41ac:hw2-resubmit-result/round1/
+// log_1_reference_aa68777.txt, the first 20, and log_1_reference_bodala.txt,
+// the first 11: the "INPUT for reference" boards, all WHITE with 293-300 s
+// left, and "reference plays [...]"). Each played move is one of the best at
+// 3 plies, the depth the agent takes with that time; at 2, 4 and 5 plies
+// some are not.
 TEST(Csci561Ta, TheCoursesLoggedRepliesAreBestAtThreePlies) {
   const std::vector<std::pair<std::string, std::string>> logged = {
       {".b.b.b.b b.b.b.b. .b.b.b.. ......b. ........ w.w.w.w. .w.w.w.w w.w.w.w.", "E g3 f4"},
@@ -528,6 +529,18 @@ TEST(Csci561Ta, TheCoursesLoggedRepliesAreBestAtThreePlies) {
       {".....b.. ........ .b.b...w ..b.b.w. ........ w.w.w.b. .w.w.... ....w...", "E g5 f6"},
       {".....b.. ........ ...b.w.w b.b.b... ........ w.w.w.b. .w.w.... ....w...", "E f6 g7"},
       {".....b.. ......w. ...b...w b.b.b... ........ w.w.w... .w.w...b ....w...", "E e3 f4"},
+      // log_1_reference_bodala.txt
+      {".b.b.b.b b.b.b.b. .b.b...b ....b... ........ w.w.w.w. .w.w.w.w w.w.w.w.", "E g3 f4"},
+      {".b.b.b.b b.b.b.b. .b.b...b ........ ........ w.w.w.b. .w.w.w.w w.w.w.w.", "J h2 f4"},
+      {".b.b.b.b b.b.b... .b.b.b.b ........ .....w.. w.w.w... .w.w.w.. w.w.w.w.", "E f2 g3"},
+      {".b.b.b.b b.b.b... ...b.b.b ..b..... .....w.. w.w.w.w. .w.w.... w.w.w.w.", "E g1 f2"},
+      {".b.b.b.b b.b.b... ...b...b ..b...b. .....w.. w.w.w.w. .w.w.w.. w.w.w...", "E c3 d4"},
+      {".b.b.b.b b.b.b... ...b...b ..b..... ...w.w.b w...w.w. .w.w.w.. w.w.w...", "J d4 b6"},
+      {".b.b.b.b b...b... ...b...b b....... .....w.b w...w.w. .w.w.w.. w.w.w...", "E a3 b4"},
+      {".b.b.b.b b...b... ...b...b ........ .....w.b ..b.w.w. .w.w.w.. w.w.w...", "J b2 d4"},
+      {".b.b.b.b b...b... .......b ..b..... ...w.w.b ....w.w. ...w.w.. w.w.w...", "J d4 b6"},
+      {".b.b.b.b ....b... .......b ..b..... .....w.b ....w.w. ...w.w.. w.w.w...", "E a1 b2"},
+      {".b.b.b.b ........ ...b...b ..b..... .....w.b ....w.w. .w.w.w.. ..w.w...", "E b2 c3"},
   };
   EXPECT_EQ(ta::lookahead(ta::course_depth(false, 293.0)), 3);
   std::array<int, 6> best_at{};  // by plies: how many logged replies are best
@@ -541,10 +554,10 @@ TEST(Csci561Ta, TheCoursesLoggedRepliesAreBestAtThreePlies) {
       }
     }
   }
-  EXPECT_EQ(best_at[3], 20);
-  EXPECT_EQ(best_at[2], 14);
-  EXPECT_EQ(best_at[4], 16);
-  EXPECT_EQ(best_at[5], 14);
+  EXPECT_EQ(best_at[3], 31);
+  EXPECT_EQ(best_at[2], 24);
+  EXPECT_EQ(best_at[4], 27);
+  EXPECT_EQ(best_at[5], 25);
 }
 
 TEST(Csci561Ta, HomeworkPassesTheModeAndTheTimeLeft) {

@@ -11,10 +11,10 @@
 // - The depth. §6a's rule gives the course's depth number d: 4; 3 when the
 //   time left is under 100 s; 2 under 10 s; 1 under 2 s; 1 in SINGLE mode
 //   (course_depth). The course's graded program looked d - 1 plies ahead
-//   (at least 1): every one of the reference's moves in the first 20 of its
-//   logged round-1 replies (hw2-resubmit-result/round1/
-//   log_1_reference_aa68777.txt) is among the best moves at 3 plies, while 4
-//   are not at 4 plies and 6 not at 5 (tests/checkers/ta_reference_test.cpp).
+//   (at least 1): each of its first 31 logged replies in two round-1 games
+//   (hw2-resubmit-result/round1/log_1_reference_aa68777.txt, 20, and
+//   log_1_reference_bodala.txt, 11) is among the best moves at 3 plies,
+//   while 4 are not at 4 plies and 6 not at 5 (ta_reference_test.cpp).
 //   The published source counts differently (its counter would look d + 1
 //   plies ahead) and is not the program the course ran: the logs run
 //   `java homework`, a class the source (package `main`) does not have.

@@ -60,7 +60,7 @@ TEST(Vocabulary, TheKeysListedAreTheKeysAccepted) {
       << bad.err;
   const CliRun unknown = duel("play checkers --white wizard");
   EXPECT_NE(unknown.err.find("(known for checkers: human, first, random, minimax, alphabeta, "
-                             "engine, exec)"),
+                             "engine, exec, csci561-ta)"),
             std::string::npos)
       << unknown.err;
   const CliRun elsewhere = duel("play kcell --white greedy");

@@ -180,6 +180,29 @@ std::string agent_for_plan(const std::string& spec_text, const MovePlan& plan) {
   return out;
 }
 
+// An agent spec as `--agent` gives it (`duel:` may lead), parsed.
+[[nodiscard]] static Result<Spec> parse_agent_spec(const std::string& text) {
+  return Spec::parse(text.starts_with("duel:") ? std::string_view(text).substr(5) : text);
+}
+
+bool is_course_reference(const std::string& spec_text) {
+  const auto spec = parse_agent_spec(spec_text);
+  return spec && spec->name() == "csci561-ta";
+}
+
+std::string agent_for_input(const std::string& spec_text, protocol::Mode mode, double seconds) {
+  const auto spec = parse_agent_spec(spec_text);
+  if (!spec || spec->name() != "csci561-ta") return spec_text;
+  std::string out = spec->text();
+  const auto add = [&](const std::string& key_value) {
+    out += (out.find(':') == std::string::npos ? ":" : ",") + key_value;
+  };
+  if (!spec->has("mode")) add(mode == protocol::Mode::Single ? "mode=single" : "mode=game");
+  // Exactly as written: the course compares the time with 100, 10 and 2.
+  if (!spec->has("left")) add(fmt::format("left={}", seconds));
+  return out;
+}
+
 std::optional<PlayData> parse_playdata(std::string_view text) {
   PlayData d;
   bool header = false;
@@ -276,13 +299,17 @@ std::variant<std::string, HomeworkError> run_homework(const HomeworkOptions& o) 
   const MovePlan plan =
       plan_move(input->mode, input->seconds, process_cpu_seconds(), data.own_moves,
                 static_cast<int>(legal.size()), cal, is_dead_draw(s));
+  // The course's reference keeps to its own depth rule at any time left.
+  const bool course_reference = is_course_reference(o.agent);
   Move move = legal[0];
   if (legal.size() == 1) {
     // Forced (often a capture): no thinking needed.
-  } else if (plan.instant) {
+  } else if (plan.instant && !course_reference) {
     move = one_ply_choice(s, legal);
   } else {
-    auto agent = registry::make_agent<State>(agent_for_plan(o.agent, plan));
+    auto agent = registry::make_agent<State>(
+        course_reference ? agent_for_input(o.agent, input->mode, input->seconds)
+                         : agent_for_plan(o.agent, plan));
     if (!agent) return HomeworkError{2, agent.error()};
     if ((*agent)->is_human()) return HomeworkError{2, "homework plays an AI agent, not 'human'"};
     const auto chosen = (*agent)->choose(s, agents::MoveClock{plan.limit});

@@ -56,6 +56,16 @@ struct MovePlan {
 // engine gets the plan's table size unless the spec names one.
 [[nodiscard]] std::string agent_for_plan(const std::string& spec, const MovePlan& plan);
 
+// The spec the course's reference (`csci561-ta`, RULES.md §6a) plays a move
+// with: input.txt's mode and play time left, from which it takes its depth,
+// added as `mode=` and `left=` unless the spec names them. Any other spec is
+// returned unchanged.
+[[nodiscard]] std::string agent_for_input(const std::string& spec,
+                                          games::checkers::protocol::Mode mode, double seconds);
+// Whether `spec` names the course's reference, which keeps to its own rule
+// for every move (no time plan, no instant fallback).
+[[nodiscard]] bool is_course_reference(const std::string& spec);
+
 // playdata.txt: the game from the first position this agent saw, so that
 // the next run can rebuild the exact state (clock, repetitions).
 struct PlayData {

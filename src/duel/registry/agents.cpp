@@ -12,6 +12,7 @@
 
 #include "duel/agents/baseline.hpp"
 #include "duel/agents/chess_opponents.hpp"
+#include "duel/agents/csci561_ta.hpp"
 #include "duel/agents/exec_agent.hpp"
 #include "duel/agents/human.hpp"
 #include "duel/agents/search_agents.hpp"
@@ -33,6 +34,7 @@ constexpr std::array<std::string_view, 7> kUciKeys{"cmd",   "variant", "variants
                                                    "depth", "nodes",   "option.NAME"};
 constexpr std::array<std::string_view, 6> kExecKeys{"cmd", "protocol", "time",
                                                     "dir", "cpu",      "lenient"};
+constexpr std::array<std::string_view, 4> kCsci561TaKeys{"seed", "depth", "mode", "left"};
 
 constexpr std::array kCatalogue = {
     AgentKind{"human", Keys(kNoKeys), "human", "a person at the terminal"},
@@ -58,6 +60,11 @@ constexpr std::array kCatalogue = {
               "a UCI engine such as Fairy-Stockfish (docs/uci.md)", AgentGames::chess},
     AgentKind{"exec", Keys(kExecKeys), "exec:cmd=python3 homework.py,dir=s01,time=300",
               "an agent program run through seed 003's input.txt/output.txt (docs/referee.md)",
+              AgentGames::checkers},
+    AgentKind{"csci561-ta", Keys(kCsci561TaKeys), "csci561-ta:seed=1",
+              "the CSCI-561 course's reference (the TA's): plain minimax 3 plies deep (2, 1 as "
+              "its time runs out), captures searched on, ties at random by seed (RULES.md §6a; "
+              "docs/referee.md)",
               AgentGames::checkers},
 };
 
@@ -157,6 +164,24 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       auto settings = agents::ExecAgent::parse(std::move(wanted));
       if (!settings) return fail(settings.error());
       return AgentPtr(std::make_unique<agents::ExecAgent>(std::move(*settings)));
+    }
+    if (kind == "csci561-ta") {
+      // The course's reference; `duel homework` adds input.txt's mode and
+      // time left (play/homework.hpp), which pick the depth unless depth= does.
+      const auto seed = spec.integer("seed", 0, 0, (1LL << 62));
+      if (!seed) return fail(seed.error());
+      const auto depth = spec.integer("depth", 0, 1, 8);  // 0 (absent): by the rule
+      if (!depth) return fail(depth.error());
+      const auto mode = spec.choice("mode", "game", {"game", "single"});
+      if (!mode) return fail(mode.error());
+      const auto left = spec.number("left", 300.0, 0.0, 1e6);
+      if (!left) return fail(left.error());
+      agents::Csci561TaSettings settings;
+      settings.seed = static_cast<std::uint64_t>(*seed) ^ ctx.seed;
+      settings.depth = static_cast<int>(*depth);
+      settings.single = *mode == "single";
+      settings.left = *left;
+      return AgentPtr(std::make_unique<agents::Csci561TaAgent>(settings));
     }
   }
   const auto seed = spec.integer("seed", 0, 0, (1LL << 62));

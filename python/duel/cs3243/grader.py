@@ -348,6 +348,7 @@ class _Child:
             if pid == 0:  # pragma: no cover - the child
                 try:
                     os.setsid()
+                    _child.die_with_parent(parent)
                     os.close(w1)
                     os.close(r2)
                     null = os.open(os.devnull, os.O_RDWR)

@@ -149,6 +149,7 @@ int run_tournament(const TournamentArgs& a) {
   // this command starts outlives it, even killed with SIGKILL (tree_guard.hpp).
   guard_process_tree();
   if (a.course == "cs3243") return run_cs3243(a);
+  if (!a.config.empty()) return bad_input("tournament: --config is cs3243's (AB.py's sys.argv[1])");
   tournament::Options o;
   if (a.course == "csci561") {
     o.course = tournament::Course::Csci561;

@@ -105,6 +105,12 @@ def test_a_config_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     assert not (tmp_path / "out").exists()
     r = tournament(subs, "--out", tmp_path / "out", "--config", tmp_path)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not a file" in r.stderr, r.stderr
+    # Another course has no configuration file to give.
+    r = subprocess.run([duel_bin(), "tournament", "csci561", str(subs), "--out",
+                        str(tmp_path / "out"), "--config", str(DATA / "config_agent.py")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr == (
+        "duel: tournament: --config is cs3243's (AB.py's sys.argv[1])\n"), r.stderr
     for command in (["grade", DATA / "config_agent.py"], ["class", subs, "--out", tmp_path]):
         r = subprocess.run([sys.executable, "-m", "duel.cs3243", *map(str, command),
                             "--config", str(missing)], cwd=ROOT, capture_output=True,

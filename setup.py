@@ -60,7 +60,7 @@ setup(
     python_requires=">=3.9",
     packages=["duel", "duel.cs3243", "duel.cluster"],
     package_dir={"": "python"},
-    package_data={"duel": ["py.typed", "*.pyi"]},
+    package_data={"duel": ["py.typed", "*.pyi"], "duel.cs3243": ["config.txt", "SOURCE"]},
     cmdclass={"build_py": BuildWithCMake},
     distclass=BinaryDistribution,
     zip_safe=False,

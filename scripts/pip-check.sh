@@ -16,6 +16,9 @@ import pathlib, sys
 import duel, duel.cs3243
 where = pathlib.Path(duel.__file__).resolve()
 assert str(where).startswith(str(pathlib.Path(sys.argv[1]).resolve())), where
+# The course's configuration file the CS3243 grader hands to AB.py (RULES.md §6b).
+from duel.cs3243 import grader
+assert grader.CONFIG_FILE.read_bytes().startswith(b"Rows:5\nCols:5\n"), grader.CONFIG_FILE
 # KCell n=2, k=5: the first player wins in 5 plies, solved by hand in
 # tests/kcell/kcell_test.cpp (KCellSearch.HandSolvedSmallBoards).
 result = duel.search(duel.load("kcell:n=2,k=5").initial_state(), depth=0)

@@ -1,6 +1,8 @@
 // duel tournament COURSE [CLASS_DIR] --out DIR: a whole class graded or
 // ranked the way its course does it, or an arena of any game's agents with
 // a journal and a table (docs/tournament.md, docs/referee.md).
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include "common.hpp"
 #include "duel/core/spec.hpp"
 #include "duel/tournament/tournament.hpp"
+#include "tree_guard.hpp"
 
 namespace duel::cli {
 namespace {
@@ -50,6 +53,7 @@ struct TournamentArgs {
   bool shared_dir = false;
   std::string worker_duel;
   bool quiet = false;
+  std::string config;  // cs3243: the configuration file for sys.argv[1]; "": the course's
 };
 
 std::atomic<bool> g_stop{false};
@@ -122,6 +126,19 @@ int run_cs3243(const TournamentArgs& a) {
     args.insert(args.end(), {"--time-limit", a.time});
   }
   if (a.quiet) args.emplace_back("--quiet");
+  if (!a.config.empty()) {
+    // Checked here too, so that the message is the CLI's one line.
+    const int fd = ::open(a.config.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    const std::string why =
+        fd < 0 ? std::strerror(errno)
+               : (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ? "not a file" : "");
+    if (fd >= 0) ::close(fd);
+    if (!why.empty()) {
+      return bad_input(fmt::format("tournament: --config {}: cannot read it ({})", a.config, why));
+    }
+    args.insert(args.end(), {"--config", a.config});
+  }
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (auto& s : args) argv.push_back(s.data());
@@ -131,8 +148,11 @@ int run_cs3243(const TournamentArgs& a) {
 }
 
 int run_tournament(const TournamentArgs& a) {
-  // Step 1. The course, and the options checked before anything runs.
+  // Step 1. The course, and the options checked before anything runs. Nothing
+  // this command starts outlives it, even killed with SIGKILL (tree_guard.hpp).
+  guard_process_tree();
   if (a.course == "cs3243") return run_cs3243(a);
+  if (!a.config.empty()) return bad_input("tournament: --config is cs3243's (AB.py's sys.argv[1])");
   tournament::Options o;
   if (a.course == "csci561") {
     o.course = tournament::Course::Csci561;
@@ -344,6 +364,9 @@ Command add_tournament(CLI::App& app) {
   sub->add_flag("--shared-dir", a->shared_dir,
                 "With --scheduler: --out is on every host at the same path (nothing shipped)");
   sub->add_flag("--quiet", a->quiet, "No progress on stderr");
+  sub->add_option("--config", a->config,
+                  "cs3243: the configuration file each AB.py gets a copy of in sys.argv[1] "
+                  "(default the course's, RULES.md §6b)");
   return {sub, [a] { return run_tournament(*a); }};
 }
 

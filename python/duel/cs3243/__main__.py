@@ -1,4 +1,4 @@
-"""``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--json]``:
+"""``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--config F] [--json]``:
 the hand-out's grading of a student's ``studentAgent`` (duel.cs3243.grader).
 
 Prints the rubric table (win-or-draw rate against each of the five opponents,
@@ -43,6 +43,9 @@ def _add_grading_options(p: argparse.ArgumentParser) -> None:
                    help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
     p.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
                    help="play only this opponent (repeatable; default all five)")
+    p.add_argument("--config", metavar="FILE",
+                   help="the configuration file the student's code gets a copy of in "
+                        "sys.argv[1] (default the course's, RULES.md §6b)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -91,6 +94,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.time_limit >= 0:
         parser.error(f"--time-limit must be 0 or more seconds, not {args.time_limit:g}")
     opponents = [o for o in OPPONENTS if not args.opponent or o.spec in args.opponent]
+    args.config_text = None
+    if args.config is not None:
+        try:
+            args.config_text = pathlib.Path(args.config).read_bytes()
+        except OSError as e:
+            parser.error(f"--config {args.config}: cannot read it ({e.strerror or e})")
     if args.command == "class":
         return _run_class(parser, args, opponents)
 
@@ -102,7 +111,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     try:
         result = grade_file(args.file, games=args.games, seed=args.seed,
-                            time_limit=args.time_limit, opponents=opponents, on_game=progress)
+                            time_limit=args.time_limit, opponents=opponents, on_game=progress,
+                            config=args.config_text)
     except StudentFileError as e:
         parser.error(str(e))
     if args.json:
@@ -140,7 +150,7 @@ def _run_class(parser: argparse.ArgumentParser, args: argparse.Namespace,
     try:
         rows = grade_class(folder, out, opponents=opponents, on_student=progress,
                            concurrency=args.concurrency, games=args.games, seed=args.seed,
-                           time_limit=args.time_limit)
+                           time_limit=args.time_limit, config=args.config_text)
     except JournalError as e:
         parser.error(str(e))
     print(f"cs3243 grading: {total} students, {graded} graded now, "

@@ -19,6 +19,10 @@ then each request gets one answer:
   answer that is not made of tuples, lists, text and numbers) or
   ``{"raised": TEXT, "seconds": S}``.
 
+The child dies with the grader: it asks the kernel for SIGKILL when its
+parent dies (``die_with_parent``), so a grader killed with SIGKILL leaves
+no student process running (the grader's pool workers do the same).
+
 Standard library only: started as a script, it imports nothing of Duel's.
 """
 
@@ -29,10 +33,26 @@ import json
 import os
 import pathlib
 import random
+import signal
 import sys
 import time
 import traceback
 from typing import Callable, Optional, Tuple
+
+
+def die_with_parent(parent: int) -> None:
+    """Has the kernel SIGKILL this process when its parent (pid `parent`) dies
+    (Linux's prctl PR_SET_PDEATHSIG); exits at once if the parent is gone
+    already (it died before the request). Elsewhere, does nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # here: only Linux has prctl
+
+    pr_set_pdeathsig = 1  # <linux/prctl.h>
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def exception_text(e: BaseException, path: Optional[pathlib.Path] = None) -> str:
@@ -116,9 +136,11 @@ def serve(agent: Optional[Callable[..., object]], import_error: str, read_fd: in
 
 
 def main() -> None:
-    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD CONFIG_FILE``: the student's
-    code sees ``sys.argv == [STUDENT_FILE, CONFIG_FILE]``, as the hand-out's template
-    expects."""
+    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD CONFIG_FILE PARENT_PID``: the
+    student's code sees ``sys.argv == [STUDENT_FILE, CONFIG_FILE]``, as the hand-out's
+    template expects, and runs in the working directory the grader chose."""
+    if len(sys.argv) > 5:
+        die_with_parent(int(sys.argv[5]))
     path = pathlib.Path(sys.argv[1])
     read_fd, write_fd = int(sys.argv[2]), int(sys.argv[3])
     sys.argv = [str(path), sys.argv[4] if len(sys.argv) > 4 else ""]

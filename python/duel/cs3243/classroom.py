@@ -18,7 +18,10 @@ rest of them a fresh module.
 A submission is an entry of SUBMISSIONS named by the student:
 
 - a folder (``A0123456X/``) holding the file ``AB.py`` (the hand-out's name;
-  at any depth, exactly one);
+  at any depth, exactly one); the folder is copied to ``DIR/work/<student>/``
+  (afresh for each grading) and the copy is graded, its ``AB.py``'s folder
+  the working directory: a student's code that writes files writes them in
+  its own copy, never in the class folder beside the next student's;
 - a zip (``A0123456X.zip``) holding exactly one ``AB.py`` (other Python
   files are an error: the hand-out submits AB.py alone); it is extracted to
   ``DIR/work/<student>/AB.py``, member by member, never outside it.
@@ -33,12 +36,17 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import json
+import hashlib
 import multiprocessing
+import os
 import pathlib
+import shutil
 import zipfile
 from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
-from .grader import OPPONENTS, GradeResult, Opponent, StudentFileError, grade_file
+from ._child import die_with_parent
+from .grader import (CONFIG_FILE, OPPONENTS, GradeResult, Opponent, StudentFileError,
+                     grade_file)
 from .report import write_reports
 
 __all__ = ["JournalError", "Submission", "find_submissions", "grade_class"]
@@ -79,8 +87,14 @@ def find_submissions(folder: pathlib.Path) -> List[Submission]:
 
 
 def _submitted_file(sub: Submission, work: pathlib.Path) -> pathlib.Path:
-    """The AB.py to grade: found in the folder, or extracted from the zip to
-    work/<student>/AB.py. Raises ValueError with a one-line reason."""
+    """The AB.py to grade, in the student's private folder work/<student>/: a
+    fresh copy of the submitted folder, or AB.py extracted from the zip. Raises
+    ValueError with a one-line reason."""
+    private = work / _safe_name(sub.student)
+    if private.is_symlink() or private.is_file():
+        private.unlink()
+    elif private.is_dir():
+        shutil.rmtree(private)
     if sub.entry.is_dir():
         found = sorted(p for p in sub.entry.rglob(SUBMITTED_NAME) if p.is_file())
         if not found:
@@ -88,7 +102,14 @@ def _submitted_file(sub: Submission, work: pathlib.Path) -> pathlib.Path:
         if len(found) > 1:
             names = ", ".join(str(p.relative_to(sub.entry)) for p in found)
             raise ValueError(f"{len(found)} files named {SUBMITTED_NAME} ({names}); give one")
-        return found[0]
+        # Links are copied as links (a link out of the folder is not followed);
+        # FIFOs, sockets and devices are left out (reading one could block).
+        shutil.copytree(sub.entry, private, symlinks=True, ignore=_special_files)
+        copy = private / found[0].relative_to(sub.entry)
+        if copy.is_symlink():  # AB.py itself: its text, so that it runs in the copy
+            copy.unlink()
+            shutil.copyfile(found[0], copy)
+        return copy
     try:
         with zipfile.ZipFile(sub.entry) as z:
             members = [m for m in z.infolist()
@@ -100,12 +121,20 @@ def _submitted_file(sub: Submission, work: pathlib.Path) -> pathlib.Path:
                                  f" the hand-out submits {SUBMITTED_NAME} alone")
             if python[0].file_size > 10 * 1024 * 1024:
                 raise ValueError(f"{SUBMITTED_NAME} in the zip is over 10 MB")
-            target = work / _safe_name(sub.student) / SUBMITTED_NAME
+            target = private / SUBMITTED_NAME
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(z.read(python[0]))
             return target
     except zipfile.BadZipFile as e:
         raise ValueError(f"not a zip file ({e})") from None
+
+
+def _special_files(folder: str, names: List[str]) -> List[str]:
+    """The names in `folder` that are neither files, folders nor links."""
+    def special(name: str) -> bool:
+        path = os.path.join(folder, name)
+        return not (os.path.islink(path) or os.path.isfile(path) or os.path.isdir(path))
+    return [n for n in names if special(n)]
 
 
 def _safe_name(student: str) -> str:
@@ -180,7 +209,7 @@ def grade_class(folder: pathlib.Path, out: pathlib.Path, *,
     """Grades every submission the journal out/journal.jsonl lacks, `concurrency`
     students at once (each in its own process), writes the reports, and returns
     every row (sorted by student). `options` go to grade_file (games, seed,
-    time_limit). Raises JournalError for another grading's journal."""
+    time_limit, config). Raises JournalError for another grading's journal."""
     submissions = find_submissions(folder)
     out.mkdir(parents=True, exist_ok=True)
     journal = out / "journal.jsonl"
@@ -188,6 +217,10 @@ def grade_class(folder: pathlib.Path, out: pathlib.Path, *,
         "course": "cs3243", "format": "grading",
         "games": options.get("games", 10), "seed": options.get("seed", 0),
         "time_limit": options.get("time_limit"), "opponents": [o.spec for o in opponents]}
+    config = options.get("config")
+    if isinstance(config, bytes) and config != CONFIG_FILE.read_bytes():
+        # Another configuration file is another grading (the course's is named by none).
+        header["config"] = hashlib.sha256(config).hexdigest()
     done = {str(r["student"]) for r in _journal(journal, header)}
     if not journal.exists():
         journal.write_text(json.dumps({"tournament": header}) + "\n", encoding="utf-8")
@@ -204,9 +237,12 @@ def grade_class(folder: pathlib.Path, out: pathlib.Path, *,
             record(_grade_one(sub, out / "work", opponents, options))
     else:
         # Processes, not threads: each student's games then use a core of their own.
+        # Each worker dies with this process (SIGKILL of it leaves none behind).
         context = multiprocessing.get_context("fork")
         with concurrent.futures.ProcessPoolExecutor(max_workers=concurrency,
-                                                    mp_context=context) as pool:
+                                                    mp_context=context,
+                                                    initializer=die_with_parent,
+                                                    initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(_grade_one, sub, out / "work", opponents, options)
                        for sub in todo]
             for future in concurrent.futures.as_completed(futures):

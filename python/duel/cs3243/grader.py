@@ -28,7 +28,12 @@ How a game goes (the choices where the hand-out is silent are marked):
   grader's: a call still running at the time limit and a second (at
   ``HANG_SECONDS`` without a limit) is killed with everything it started,
   that game is lost with the reason, and the next game starts a fresh
-  child. Otherwise the module stays imported from game to game.
+  child. Otherwise the module stays imported from game to game. The child
+  runs in the file's folder (a class's student gets a private copy of
+  theirs, classroom.py) and dies with the grader (``_child.die_with_parent``).
+- ``sys.argv[1]`` names a private copy of the course's configuration file
+  (``CONFIG_FILE``, RULES.md §6b), or of the one ``config`` gives: students
+  parse it at import.
 - Whatever the student's code prints goes nowhere, at the file-descriptor
   level (the child's fds 0, 1 and 2 are /dev/null), as the hand-out's
   autograder "disabled any printing".
@@ -65,7 +70,7 @@ from . import COLOURS, GAME_SPEC, TIME_LIMIT, _child, state_to_gameboard, tuple_
 
 __all__ = [
     "ALLOWED_IMPORTS",
-    "CONFIG_TEXT",
+    "CONFIG_FILE",
     "HANG_SECONDS",
     "OPPONENTS",
     "PYTHON_HASH_SEED",
@@ -119,17 +124,13 @@ HANG_SECONDS = 30.0
 #: the order of a set (and a choice made from it) is the same in every run.
 PYTHON_HASH_SEED = "0"
 
-#: The configuration file whose name the student's code finds in sys.argv[1]
-#: (the hand-out's template opens it; its contents are "fixed at all times" and
-#: not given, so this is Duel's: the board's size and the start position).
-CONFIG_TEXT = """Rows:5
-Cols:5
-Pieces (piece, colour, square; row 0 is White's back rank):
-Rook,White,a0 Knight,White,b0 Bishop,White,c0 Queen,White,d0 King,White,e0
-Pawn,White,a1 Pawn,White,b1 Pawn,White,c1 Pawn,White,d1 Pawn,White,e1
-Pawn,Black,a3 Pawn,Black,b3 Pawn,Black,c3 Pawn,Black,d3 Pawn,Black,e3
-Rook,Black,a4 Knight,Black,b4 Bishop,Black,c4 Queen,Black,d4 King,Black,e4
-"""
+#: The course's configuration file, shipped byte for byte beside this module
+#: (RULES.md §6b; its SOURCE note cites tanyjnaaman/CS3243@cbb975b:project3/
+#: config.txt): rows, columns, then the enemy's and own pieces as
+#: ``[Piece,square]`` lines. A copy of it (or of the file ``--config`` names) is
+#: what the student's code finds in sys.argv[1]; students' AB.py files parse it
+#: at import, so a file in another format fails them before a move.
+CONFIG_FILE = pathlib.Path(__file__).with_name("config.txt")
 
 
 class StudentFileError(ValueError):
@@ -325,17 +326,18 @@ class _Child:
     its deadline, and started again for the next game; ended after the last."""
 
     def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
-                 deadline: float, config: str = "") -> None:
+                 deadline: float, config: pathlib.Path) -> None:
         r1, w1 = os.pipe()
         r2, w2 = os.pipe()
         self.pid = 0
         self.proc: Optional[subprocess.Popen] = None
+        parent = os.getpid()
         if agent is None and path is not None:
             # A file: a fresh interpreter with a fixed hash seed, its fds 0-2 /dev/null.
             env = dict(os.environ, PYTHONHASHSEED=PYTHON_HASH_SEED)
             self.proc = subprocess.Popen(
                 [sys.executable, str(pathlib.Path(__file__).with_name("_child.py")),
-                 str(path.resolve()), str(r1), str(w2), config],
+                 str(path.resolve()), str(r1), str(w2), str(config), str(parent)],
                 pass_fds=(r1, w2), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, env=env, cwd=str(path.resolve().parent),
                 start_new_session=True)
@@ -346,12 +348,13 @@ class _Child:
             if pid == 0:  # pragma: no cover - the child
                 try:
                     os.setsid()
+                    _child.die_with_parent(parent)
                     os.close(w1)
                     os.close(r2)
                     null = os.open(os.devnull, os.O_RDWR)
                     for fd in (0, 1, 2):
                         os.dup2(null, fd)
-                    sys.argv = [sys.argv[0], config]
+                    sys.argv = [sys.argv[0], str(config)]
                     _child.serve(agent, "", r1, w2, path)
                 finally:
                     os._exit(0)
@@ -417,7 +420,7 @@ class _Student:
     child process (``_Child``)."""
 
     def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
-                 time_limit: float, hang: float) -> None:
+                 time_limit: float, hang: float, config: pathlib.Path) -> None:
         self.agent = agent
         self.path = path
         self.time_limit = time_limit
@@ -425,7 +428,7 @@ class _Student:
         # either way), or at `hang` seconds when there is no limit.
         self.hang = min(hang, time_limit + 1.0) if time_limit > 0 else hang
         self.child: Optional[_Child] = None
-        self.config = ""  # the configuration file's path (sys.argv[1] in the child)
+        self.config = config  # the copy of the configuration file: sys.argv[1]
         self.import_error = ""
         self.reason = ""
         self.seconds = 0.0
@@ -574,24 +577,24 @@ def grade_agent(
     import_error: str = "",
     hang: float = HANG_SECONDS,
     on_game: Optional[Callable[[GameRecord], object]] = None,
+    config: Optional[bytes] = None,
 ) -> GradeResult:
     """Grades a function studentAgent(gameboard) -> ((x1, y1), (x2, y2)): `games` games
     as White against each of `opponents`, `time_limit` seconds a move (0 = none).
 
     import_error: when not empty, every game is lost with it as the reason (a file that
     could not be imported). on_game: called with each GameRecord as it finishes.
+    config: the text of the configuration file the student's code finds a copy of in
+    sys.argv[1] (default the course's, CONFIG_FILE).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if time_limit < 0:
         raise ValueError(f"the time limit must be 0 or more seconds, not {time_limit:g}")
-    student = _Student(agent, path, time_limit, hang)
+    config_dir = _config_copy(config)
+    student = _Student(agent, path, time_limit, hang, pathlib.Path(config_dir.name, "config.txt"))
     student.__name__ = "studentAgent"  # type: ignore[attr-defined]  # duel.play's name for it
     results = []
-    config_dir = tempfile.TemporaryDirectory(prefix="duel-cs3243-")
-    config = pathlib.Path(config_dir.name) / "config.txt"
-    config.write_text(CONFIG_TEXT)
-    student.config = str(config)
     try:
         for opp in opponents:
             records: List[GameRecord] = []
@@ -622,6 +625,14 @@ def grade_agent(
                        seed, results)
 
 
+def _config_copy(config: Optional[bytes]) -> "tempfile.TemporaryDirectory[str]":
+    """A private folder holding config.txt: `config`, or the course's file."""
+    folder = tempfile.TemporaryDirectory(prefix="duel-cs3243-")
+    text = CONFIG_FILE.read_bytes() if config is None else config
+    pathlib.Path(folder.name, "config.txt").write_bytes(text)
+    return folder
+
+
 def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
     """Grades the studentAgent of the student's file (grade_agent, with `options`), run
     in a child interpreter with a fixed hash seed, one a game. A file whose import
@@ -631,9 +642,11 @@ def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
     studentAgent.
     """
     p = _student_file(path)
-    probe = _Child(None, p, HANG_SECONDS)
-    ready = probe.ready
-    probe.kill()
+    config = options.get("config")
+    with _config_copy(config if isinstance(config, bytes) else None) as folder:
+        probe = _Child(None, p, HANG_SECONDS, pathlib.Path(folder, "config.txt"))
+        ready = probe.ready
+        probe.kill()
     if ready is not None and "no_agent" in ready:
         raise StudentFileError(f"{p}: {ready['no_agent']}")
     result = grade_agent(None, name=str(p), path=p, **options)  # type: ignore[arg-type]

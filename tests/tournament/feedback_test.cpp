@@ -70,6 +70,9 @@ TEST(Feedback, EachStudentsFileTasksCsvAndTheProgressOutput) {
   const std::string illegal = "f03, \"illegal\"";
   fs::copy(kFixture / "f03-illegal-py", cls / illegal, fs::copy_options::recursive);
   fs::copy(kFixture / "s01-first-py", cls / "s01-first-py", fs::copy_options::recursive);
+  // A calibrate program that fails: reported, and the student still plays.
+  fs::copy(kFixture / "f03-illegal-py", cls / "x-calfail", fs::copy_options::recursive);
+  std::ofstream(cls / "x-calfail" / "calibrate.py") << "raise ValueError('no calibration here')\n";
   fs::create_directories(cls / "x-badcpp");
   std::ofstream(cls / "x-badcpp" / "homework.cpp") << "int main() {\n  return undeclared;\n}\n";
   const bool java = std::system("javac -version >/dev/null 2>&1") == 0;
@@ -95,6 +98,13 @@ TEST(Feedback, EachStudentsFileTasksCsvAndTheProgressOutput) {
   EXPECT_TRUE(has(r.err, "duel: x-badcpp: compiling failed:")) << r.err;
   // (g++ quotes the name with ' or with curly quotes, by the locale.)
   EXPECT_TRUE(has(r.err, "error:") && has(r.err, "undeclared")) << r.err;
+
+  EXPECT_TRUE(has(r.err,
+                  "duel: x-calfail: calibrate failed: exit status 1 (ValueError: no calibration "
+                  "here)\n"))
+      << r.err;
+  EXPECT_TRUE(
+      has(slurp(out / "feedback" / "x-calfail.txt"), "  | ValueError: no calibration here\n"));
 
   // A single move lost: the position (its FEN and input.txt's lines), what
   // the program wrote, and why. f03 writes a step from the first empty dark
@@ -140,10 +150,10 @@ TEST(Feedback, EachStudentsFileTasksCsvAndTheProgressOutput) {
     std::cout << "[ SKIPPED  ] the broken Java submission: javac is not installed\n";
   }
 
-  // tasks.csv: a row per single move and game of those who played (2 + 1
-  // each), the name quoted with its quotes doubled.
+  // tasks.csv: a row per single move and game of the three who played (2 +
+  // 1 each), the name quoted with its quotes doubled.
   const auto rows = lines_of(slurp(out / "tasks.csv"));
-  ASSERT_EQ(rows.size(), 1U + 2 * 3) << slurp(out / "tasks.csv");
+  ASSERT_EQ(rows.size(), 1U + 3 * 3) << slurp(out / "tasks.csv");
   EXPECT_EQ(rows[0],
             "student,task,key,opponent,colour,result,reason,detail,time_used,time_left,close_call");
   EXPECT_EQ(
@@ -154,7 +164,7 @@ TEST(Feedback, EachStudentsFileTasksCsvAndTheProgressOutput) {
                 rows, [](const std::string& l) { return l.starts_with("s01-first-py,game 1,"); }),
             1);
   // results.csv keeps one row a student.
-  EXPECT_EQ(lines_of(slurp(out / "results.csv")).size(), 1U + (java ? 4 : 3));
+  EXPECT_EQ(lines_of(slurp(out / "results.csv")).size(), 1U + (java ? 5 : 4));
   // index.html links each student's feedback.
   EXPECT_TRUE(has(slurp(out / "index.html"), "href=\"feedback/s01-first-py.txt\""));
 

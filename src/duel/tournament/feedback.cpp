@@ -88,6 +88,10 @@ namespace checkers = games::checkers;
   return out;
 }
 
+[[nodiscard]] bool has_text(const std::string& s, std::string_view part) {
+  return s.find(part) != std::string::npos;
+}
+
 // Each line of `block` indented by `pad`.
 [[nodiscard]] std::string indented(const std::string& block, std::string_view pad) {
   std::string out;
@@ -132,8 +136,14 @@ void header(std::string& out, const json& doc, const json& s) {
                      text(field(s, "draws")), text(field(s, "losses")));
   if (!text(field(s, "error")).empty())
     out += fmt::format("\nIt could not play: {}\n", text(field(s, "error")));
-  if (!text(field(s, "calibration")).empty()) {
-    out += fmt::format("\ncalibrate: {}\n", text(field(s, "calibration")));
+  // calibrate's CPU time differs from run to run (it is run again on
+  // resume): only whether it ran well is said here.
+  if (const std::string cal = text(field(s, "calibration")); !cal.empty()) {
+    const bool ok = cal.starts_with("ok");
+    const bool none = has_text(cal, "no calibration.txt");
+    out += fmt::format("\ncalibrate: {}\n", !ok    ? cal
+                                            : none ? "ran, but wrote no calibration.txt"
+                                                   : "ran, ok");
   }
   if (!text(field(s, "message")).empty()) {
     out += "\nWhat the compiler (or calibrate) said, whole:\n";

@@ -240,15 +240,21 @@ int run_tournament(const TournamentArgs& a) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  // Step 2. The run, with progress: tasks done / known, elapsed, estimate.
+  // Step 2. The run, with progress: a line for each submission that failed
+  // to compile or calibrate, as it happens; then tasks done / known,
+  // elapsed, the estimate of the rest (tournament/estimate.hpp).
   Progress progress(!a.quiet);
-  int first_done = -1;
   const auto on_progress = [&](const tournament::Progress& p) {
-    if (first_done < 0) first_done = p.done - 1;
-    const int ran = p.done - first_done;
-    const double left = ran > 0 ? p.seconds / ran * (p.total - p.done) : 0.0;
-    progress.update(fmt::format("{}/{} tasks, {:.0f} s, about {:.0f} s left: {}", p.done, p.total,
-                                p.seconds, left, p.last));
+    if (!p.note.empty()) {
+      if (a.quiet) return;
+      progress.done();
+      std::cerr << "duel: " << p.note << '\n';
+      return;
+    }
+    progress.update(fmt::format("{}/{} tasks, {:.0f} s, {}: {}", p.done, p.total, p.seconds,
+                                p.seconds_left ? fmt::format("about {:.0f} s left", *p.seconds_left)
+                                               : std::string("estimating"),
+                                p.last));
   };
   auto r = tournament::run(o, on_progress);
   progress.done();
@@ -271,8 +277,9 @@ int run_tournament(const TournamentArgs& a) {
                              s["name"].get<std::string>(), s["points"].get<double>(), elo,
                              s.contains("result") ? "  " + s["result"].get<std::string>() : "");
   }
-  std::cout << fmt::format("results: {}/results.json, results.csv, index.html, journal.jsonl\n",
-                           a.out);
+  std::cout << fmt::format(
+      "results: {}/results.json, results.csv, tasks.csv, feedback/, index.html, journal.jsonl\n",
+      a.out);
   if (r->cancelled) {
     std::cerr << "duel: tournament interrupted; the same command resumes it\n";
     return 130;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -46,20 +47,60 @@ struct Calibrate {
   return {"calibrate.cpp", "./calibrate"};
 }
 
-// The last non-empty line of a file, cut short: what a failed compile said.
-[[nodiscard]] std::string last_line(const fs::path& file) {
+// A compiler's message, kept whole for the feedback file up to this many
+// lines and bytes (a template error in C++ can run to thousands of lines).
+constexpr int kMessageLines = 200;
+constexpr std::size_t kMessageBytes = 64 * 1024;
+
+// The text of a log, valid UTF-8, cut after kMessageLines lines or
+// kMessageBytes bytes.
+[[nodiscard]] std::string message_of(const fs::path& file) {
   std::ifstream in(file);
   std::string line;
-  std::string last;
+  std::string out;
+  int lines = 0;
   while (std::getline(in, line)) {
-    if (!trim(line).empty()) last = std::string(trim(line));
+    if (++lines > kMessageLines || out.size() + line.size() > kMessageBytes) {
+      out += fmt::format("... (cut here; the whole message is in {})\n", file.filename().string());
+      break;
+    }
+    out += line + '\n';
   }
-  if (last.size() > 160) last = last.substr(0, 160) + "...";
-  return valid_utf8(last);
+  return valid_utf8(out);
 }
 
-// Runs `command` in `dir` with a wall limit, output to `log`; "" or why not.
-[[nodiscard]] std::string run_step(const std::string& what, const std::string& command,
+// The line of a compiler's message that names the error, cut short: the
+// first holding "error:" in any case (javac's `homework.java:3: error:
+// ...`, g++'s `homework.cpp:1:10: error: ...`, Python's `SyntaxError:
+// ...`), else the last non-empty one (javac's last line is only "1 error").
+[[nodiscard]] std::string error_line(const std::string& message) {
+  std::string found;
+  std::string last;
+  std::size_t at = 0;
+  while (at < message.size() && found.empty()) {
+    std::size_t end = message.find('\n', at);
+    if (end == std::string::npos) end = message.size();
+    const std::string line(trim(std::string_view(message).substr(at, end - at)));
+    at = end + 1;
+    if (line.empty()) continue;
+    last = line;
+    std::string low = line;
+    for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (low.find("error:") != std::string::npos) found = line;
+  }
+  std::string out = found.empty() ? last : found;
+  if (out.size() > 160) out = out.substr(0, 160) + "...";
+  return valid_utf8(out);
+}
+
+// What a step that failed said: a one-line reason and the whole message.
+struct StepFailure {
+  std::string reason;   // "" when the step succeeded
+  std::string message;  // the log, up to kMessageLines lines
+};
+
+// Runs `command` in `dir` with a wall limit, output to `log`.
+[[nodiscard]] StepFailure run_step(const std::string& what, const std::string& command,
                                    const fs::path& dir, const fs::path& log, double seconds) {
   referee::RunSpec spec;
   spec.command = command;
@@ -69,8 +110,12 @@ struct Calibrate {
   spec.wall_limit = seconds;
   const referee::RunResult r = referee::run_agent(spec);
   if (r.clean_exit()) return {};
-  const std::string said = last_line(log);
-  return fmt::format("{} failed: {}{}", what, r.describe(), said.empty() ? "" : " (" + said + ")");
+  StepFailure f;
+  f.message = message_of(log);
+  const std::string said = error_line(f.message);
+  f.reason =
+      fmt::format("{} failed: {}{}", what, r.describe(), said.empty() ? "" : " (" + said + ")");
+  return f;
 }
 
 // An interpreter as the submission will run it: the name found on PATH,
@@ -189,7 +234,9 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
   // Step 2. Compile, as the course does.
   const fs::path log = home / "build.log";
   if (const std::string cc = compile_command(s.language, s.program, "homework"); !cc.empty()) {
-    s.error = run_step("compiling", cc, home, log, limits.compile_seconds);
+    StepFailure f = run_step("compiling", cc, home, log, limits.compile_seconds);
+    s.error = std::move(f.reason);
+    s.message = std::move(f.message);
     if (!s.ok()) return;
   }
   // Step 3. calibrate, once, if it came with one: its failure is reported,
@@ -197,9 +244,10 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
   const Calibrate cal = calibrate_of(s.language);
   if (!fs::is_regular_file(home / cal.file, ec)) return;
   if (const std::string cc = compile_command(s.language, cal.file, "calibrate"); !cc.empty()) {
-    if (std::string e = run_step("compiling calibrate", cc, home, log, limits.compile_seconds);
-        !e.empty()) {
-      s.calibration = e;
+    if (StepFailure f = run_step("compiling calibrate", cc, home, log, limits.compile_seconds);
+        !f.reason.empty()) {
+      s.calibration = std::move(f.reason);
+      s.message = std::move(f.message);
       return;
     }
   }
@@ -210,11 +258,16 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
   spec.err_log = home / "calibrate.log";
   spec.wall_limit = limits.calibrate_seconds;
   const referee::RunResult r = referee::run_agent(spec);
-  s.calibration = r.clean_exit() ? fmt::format("ok (CPU {:.3f} s{})", r.cpu_seconds,
-                                               fs::exists(home / "calibration.txt", ec)
-                                                   ? ""
-                                                   : ", no calibration.txt written")
-                                 : "calibrate failed: " + r.describe();
+  if (r.clean_exit()) {
+    s.calibration =
+        fmt::format("ok (CPU {:.3f} s{})", r.cpu_seconds,
+                    fs::exists(home / "calibration.txt", ec) ? "" : ", no calibration.txt written");
+    return;
+  }
+  s.message = message_of(spec.out_log);
+  const std::string said = error_line(s.message);
+  s.calibration =
+      fmt::format("calibrate failed: {}{}", r.describe(), said.empty() ? "" : " (" + said + ")");
 }
 
 }  // namespace duel::tournament

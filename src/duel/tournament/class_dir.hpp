@@ -26,6 +26,9 @@ struct Submission {
   std::string calibration;       // "": none; "ok (CPU 0.120 s)" or what went wrong
   std::string error;             // non-empty: it cannot play (why, in one line); it scores 0
   std::string agent;             // an --agent entrant: a Duel agent spec, nothing to prepare
+  // What the failed compile or calibrate run said, whole (up to 200 lines):
+  // the feedback file's; `error` or `calibration` holds its error line.
+  std::string message;
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 

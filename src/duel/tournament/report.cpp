@@ -1,11 +1,16 @@
 // The files a tournament leaves in DIR (docs/tournament.md): results.json
-// (the document), results.csv (the standings, one row a student) and
-// index.html (the table and each game's record), all from the document.
+// (the document), results.csv (the standings, one row a student),
+// tasks.csv (a row a single move and game), feedback/NAME.txt (each
+// student's, feedback.hpp) and index.html (the table, each game's record
+// and each student's feedback), all from the document.
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "duel/tournament/feedback.hpp"
 #include "duel/tournament/tournament.hpp"
 
 namespace duel::tournament {
@@ -40,6 +45,20 @@ using json = nlohmann::json;
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_float()) return fmt::format("{:g}", v.get<double>());
   return v.dump();
+}
+
+// A file name as a link: bytes other than letters, digits and `-._~` as %XX.
+[[nodiscard]] std::string url(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", u);
+    }
+  }
+  return out;
 }
 
 // An id for a name: its bytes as hex, so any name is a valid fragment.
@@ -92,8 +111,16 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
     rows += fmt::format(",{},{}\n", csv(text(s["calibration"])), csv(text(s["error"])));
   }
   write("results.csv", rows);
+  write("tasks.csv", tasks_csv(doc));
 
-  // Step 3. A static page: the table, then each entrant's games and losses.
+  // Step 3. Each entrant's feedback, a file each.
+  std::error_code ec;
+  std::filesystem::create_directories(out / "feedback", ec);
+  for (const auto& s : doc["students"]) {
+    write("feedback/" + feedback_file(text(s["name"])), feedback_text(doc, s));
+  }
+
+  // Step 4. A static page: the table, then each entrant's games and losses.
   const std::string title = fmt::format(
       "{} {}", text(doc["course"]) == "game" ? text(doc["game"]) : text(doc["course"]), format);
   std::string page = fmt::format(
@@ -126,8 +153,13 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
   }
   page += "</table>\n";
   for (const auto& s : doc["students"]) {
-    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<ul>\n", html(anchor(text(s["name"]))),
-                        html(text(s["name"])));
+    const std::string file = "feedback/" + feedback_file(text(s["name"]));
+    page += fmt::format(
+        "<h2 id=\"{}\">{}</h2>\n<details><summary>feedback (<a href=\"{}\">{}</a>)</summary>"
+        "<pre>{}</pre></details>\n<ul>\n",
+        html(anchor(text(s["name"]))), html(text(s["name"])),
+        html("feedback/" + url(feedback_file(text(s["name"])))), html(file),
+        html(feedback_text(doc, s)));
     for (const auto& g : s["games"]) {
       if (text(g["result"]) == "bye") {
         page += fmt::format("<li>{}: a bye</li>\n", html(text(g["task"])));

@@ -56,6 +56,7 @@ json results_document(const Field& f, const Entries& journal) {
               {"agent", s.agent},
               {"calibration", s.calibration},
               {"error", s.error},
+              {"message", s.message},
               {"games", json::array()},
               {"lost", json::array()}};
     if (o.format == Format::Grading) out[i]["singles"] = json::array();
@@ -88,14 +89,26 @@ json results_document(const Field& f, const Entries& journal) {
         if (result == "win" && p[1 - k] == reference) ++reference_wins[i];
         round_reached[i] = std::max(round_reached[i], j.value("round", 0));
         opponents[i].push_back(p[1 - k]);
-        out[i]["games"].push_back({{"task", key},
-                                   {"round", j.value("round", 0)},
-                                   {"opponent", j["players"][1 - k]},
-                                   {"colour", j["sides"][k]},
-                                   {"result", result},
-                                   {"reason", j.value("reason", "")},
-                                   {"plies", j.value("plies", 0)},
-                                   {"record", j.value("record", "")}});
+        json game = {{"task", key},
+                     {"round", j.value("round", 0)},
+                     {"opponent", j["players"][1 - k]},
+                     {"colour", j["sides"][k]},
+                     {"result", result},
+                     {"reason", j.value("reason", "")},
+                     {"plies", j.value("plies", 0)},
+                     {"record", j.value("record", "")},
+                     {"start", j.value("start", "")},
+                     {"opening", j.value("opening", json::array())},
+                     {"moves", j.value("moves", json::array())}};
+        // The feedback's: each side's clock and what was left of it, and
+        // whether a draw was decided by a hair (when the entry says).
+        if (j.contains("clock")) game["clock"] = j["clock"];
+        if (j.contains("time_left")) {
+          game["time_left"] = j["time_left"][k];
+          game["opponent_time_left"] = j["time_left"][1 - k];
+        }
+        if (j.contains("close_call")) game["close_call"] = j["close_call"];
+        out[i]["games"].push_back(std::move(game));
         if (result == "loss") {
           out[i]["lost"].push_back({{"task", key}, {"reason", j.value("reason", "")}});
         }

@@ -7,15 +7,18 @@
 #include <cctype>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <variant>
 
 #include <fmt/format.h>
 
 #include "duel/agents/exec_agent.hpp"
 #include "duel/core/clock.hpp"
+#include "duel/core/text.hpp"
 #include "duel/play/game_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/referee/referee.hpp"
@@ -78,6 +81,20 @@ void keep_task(const fs::path& dir, const json& task) {
   return ec ? fmt::format("cannot copy {}: {}", from.string(), ec.message()) : "";
 }
 
+// What a program left in output.txt (the feedback file quotes it), its
+// first 4 KiB as valid UTF-8, and the file's size; none without the file.
+[[nodiscard]] std::optional<std::pair<std::string, std::uintmax_t>> written_output(
+    const fs::path& dir) {
+  std::error_code ec;
+  const fs::path file = dir / "output.txt";
+  if (!fs::is_regular_file(fs::symlink_status(file, ec))) return std::nullopt;  // no link followed
+  const std::uintmax_t size = fs::file_size(file, ec);
+  std::string text(std::min<std::uintmax_t>(ec ? 0 : size, 4096), '\0');
+  std::ifstream(file, std::ios::binary)
+      .read(text.data(), static_cast<std::streamsize>(text.size()));
+  return std::pair{valid_utf8(text), ec ? 0 : size};
+}
+
 json single_task(const json& task, const TaskEnv& env) {
   json j = {{"key", task["key"]},
             {"kind", "single"},
@@ -115,6 +132,10 @@ json single_task(const json& task, const TaskEnv& env) {
   const referee::TurnResult t = referee::play_turn(setup, *state);
   prune(dir);
   if (!t.move && t.loss == referee::Reason::Cancelled) return nullptr;
+  if (auto written = written_output(dir)) {
+    j["output"] = std::move(written->first);
+    j["output_bytes"] = written->second;
+  }
   j["cpu"] = t.cpu;
   j["user"] = t.run.cpu.user;
   j["system"] = t.run.cpu.system;
@@ -253,6 +274,7 @@ json game_task(S start, const json& task, const TaskEnv& env) {
       entry["close_call"] = true;
     }
   }
+  if (task.contains("seconds")) entry["clock"] = task["seconds"];
   entry["moves"] = moves;
   entry["record"] = fs::relative(file, env.out, ec).string();
   return entry;

@@ -1,6 +1,7 @@
 #include "duel/tournament/tournament.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <system_error>
@@ -14,6 +15,7 @@
 #include "duel/registry/agents.hpp"
 #include "duel/registry/games.hpp"
 #include "duel/tournament/cluster.hpp"
+#include "duel/tournament/estimate.hpp"
 #include "duel/tournament/journal.hpp"
 #include "duel/tournament/plan.hpp"
 #include "duel/tournament/scoring.hpp"
@@ -148,6 +150,43 @@ using json = nlohmann::json;
   return t["key"].get<std::string>();
 }
 
+// What the estimate knows of a task before it runs: its kind and the CPU
+// its programs may use (a single move's clock; a game's clock for each side
+// that is a program).
+[[nodiscard]] TaskCost cost_of(const json& t) {
+  TaskCost c;
+  c.game = t.value("kind", "") == "game";
+  const double seconds = t.value("seconds", 0.0);
+  if (!c.game) {
+    c.clock = seconds;
+    return c;
+  }
+  for (const auto& side : t.value("sides", json::array())) {
+    if (side.contains("program")) c.clock += seconds;
+  }
+  return c;
+}
+
+// Tasks of the rounds after `round` not planned yet, as the format will
+// plan them: Swiss, the same number each round; a knockout, about half as
+// many pairs each round; the other formats have one round.
+[[nodiscard]] double later_tasks(const Field& f, std::size_t this_round, int round) {
+  const Options& o = f.options;
+  if (o.format == Format::Swiss) {
+    const auto playing = static_cast<std::size_t>(
+        std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
+    return static_cast<double>(this_round) * std::max(0, swiss_rounds(o, playing) - round);
+  }
+  if (o.format != Format::Knockout) return 0.0;
+  double pairs = static_cast<double>(this_round) / std::max(1, o.games);
+  double later = 0.0;
+  while (pairs >= 1.0) {
+    pairs = std::floor(pairs / 2.0);
+    later += pairs * o.games;
+  }
+  return later;
+}
+
 }  // namespace
 
 std::string_view format_name(Format f) noexcept {
@@ -184,24 +223,36 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
   auto journal = Journal::open(o.out / "journal.jsonl", header_of(o, *entrants));
   if (!journal) return fail(journal.error());
 
-  // Step 2. Every submission prepared once: copied, compiled, calibrated.
+  // Step 2. Every submission prepared once: copied, compiled, calibrated;
+  // a failure told as it happens.
+  WallClock clock;
+  Progress progress;
   for (auto& s : *entrants) {
-    if (s.agent.empty()) prepare(s, fs::absolute(o.out, ec) / "agents" / s.name, o.limits);
+    if (!s.agent.empty()) continue;
+    prepare(s, fs::absolute(o.out, ec) / "agents" / s.name, o.limits);
+    const bool calibrate_failed = !s.calibration.empty() && !s.calibration.starts_with("ok");
+    if (on_progress && (!s.ok() || calibrate_failed)) {
+      progress.note = fmt::format("{}: {}", s.name, s.ok() ? s.calibration : s.error);
+      progress.seconds = clock.seconds();
+      on_progress(progress);
+      progress.note.clear();
+    }
   }
   const Field field{o, *entrants, *opening};
 
-  // Step 3. Round by round, the tasks the journal lacks, N at a time, each
-  // journaled as it ends.
-  WallClock clock;
-  Progress progress;
+  // Step 3. Round by round, the tasks the journal lacks, N at a time (the
+  // kinds interleaved), each journaled as it ends.
   Summary summary;
   const TaskEnv env{fs::absolute(o.out, ec), o.cancel};
   std::mutex lock;
-  const auto journaled = [&](const json& task, const json& entry) {
+  Estimate estimate(o.scheduler.empty() ? o.concurrency : 1);
+  const auto journaled = [&](const json& task, const json& entry, double seconds) {
     journal->append(entry);
     ++summary.tasks_run;
     ++progress.done;
+    estimate.finished(cost_of(task), seconds);
     progress.seconds = clock.seconds();
+    progress.seconds_left = estimate.seconds_left();
     progress.last = task_words(task);
     if (on_progress) on_progress(progress);
   };
@@ -214,20 +265,32 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
   for (int round = 1;; ++round) {
     const auto tasks = plan_round(field, journal->entries(), round);
     if (tasks.empty()) break;
-    std::vector<const json*> todo;
+    std::vector<const json*> planned;
+    std::vector<bool> is_game;
     for (const auto& t : tasks) {
-      if (!journal->has(t["key"].get<std::string>())) todo.push_back(&t);
+      if (journal->has(t["key"].get<std::string>())) continue;
+      planned.push_back(&t);
+      is_game.push_back(cost_of(t).game);
+      estimate.planned(cost_of(t));
     }
+    std::vector<const json*> todo;
+    for (const std::size_t i : interleaved(is_game)) todo.push_back(planned[i]);
+    estimate.later(tasks.empty() ? TaskCost{} : cost_of(tasks.back()),
+                   later_tasks(field, tasks.size(), round));
     progress.total += static_cast<int>(tasks.size());
     progress.done += static_cast<int>(tasks.size() - todo.size());
     summary.tasks_resumed += static_cast<int>(tasks.size() - todo.size());
     if (cluster) {
+      // The cluster's tasks are timed by the gaps between their ends (its
+      // workers' number is its own), so the estimate divides by 1.
       std::map<std::string, const json*> by_key;
       for (const json* t : todo) by_key[(*t)["key"].get<std::string>()] = t;
+      WallClock since_last;
       auto ran = cluster->run(
           todo,
           [&](const json& entry) {
-            journaled(*by_key.at(entry["key"].get<std::string>()), entry);
+            journaled(*by_key.at(entry["key"].get<std::string>()), entry, since_last.seconds());
+            since_last.restart();
             return Cluster::Reply{};
           },
           o.cancel);
@@ -236,9 +299,11 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
       arena::run_pool(
           todo.size(), o.concurrency,
           [&](std::size_t i) {
+            const WallClock took;
             json entry = run_task(*todo[i], env);
             const std::lock_guard guard(lock);
-            if (!entry.is_null()) journaled(*todo[i], entry);  // null: cancelled, run on resume
+            // null: cancelled, run on resume
+            if (!entry.is_null()) journaled(*todo[i], entry, took.seconds());
             return true;
           },
           o.cancel);

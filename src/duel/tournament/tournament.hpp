@@ -121,7 +121,11 @@ struct Progress {
   int done = 0;   // tasks finished, this run and journaled before
   int total = 0;  // tasks known so far (a knockout or Swiss adds each round's)
   double seconds = 0.0;
-  std::string last;  // the task that just ended, in words
+  std::optional<double> seconds_left;  // estimate.hpp's; none before a task of this run ended
+  std::string last;                    // the task that just ended, in words
+  // Set once, as it happens: a submission that failed to compile or
+  // calibrate ("NAME: compiling failed: ... (FIRST ERROR LINE)").
+  std::string note;
 };
 using OnProgress = std::function<void(const Progress&)>;
 

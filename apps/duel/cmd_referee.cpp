@@ -39,7 +39,8 @@ struct RefereeOptions {
   double calibrate_time = 120.0;
   std::string pdnout;
   std::string cpu = "user";
-  bool lenient = false;
+  bool strict = false;
+  bool lenient = false;  // deprecated: the course's reading, now the default
   bool json = false;
   bool quiet = false;
 };
@@ -196,8 +197,12 @@ int run_referee(const RefereeOptions& o) {
   options.workdir = o.workdir;
   options.keep = o.keep;
   options.charge = o.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
-  options.reading = o.lenient ? games::checkers::protocol::Reading::Lenient
-                              : games::checkers::protocol::Reading::Strict;
+  if (o.strict && o.lenient) {
+    return bad_input(
+        "referee: give --strict or --lenient (the default, by its old name), not both");
+  }
+  options.reading = o.strict ? games::checkers::protocol::Reading::Strict
+                             : games::checkers::protocol::Reading::Course;
   std::ofstream pdn;
   if (!o.pdnout.empty()) {
     pdn.open(o.pdnout, std::ios::app);
@@ -296,9 +301,11 @@ Command add_referee(CLI::App& app) {
                   "user+sys")
       ->check(CLI::IsMember({"user", "user+sys"}))
       ->capture_default_str();
-  sub->add_flag("--lenient", o->lenient,
-                "Practice: also read output.txt in any case, spacing and line ending (the "
-                "course's grader does not)");
+  sub->add_flag("--strict", o->strict,
+                "Read output.txt to the hand-out's letter (default: as the course's referee "
+                "read it: any case, spacing, line ending and blank lines)");
+  // Old scripts: --lenient was the practice reading the course's is now.
+  sub->add_flag("--lenient", o->lenient, "Deprecated: the default reading")->group("");
   sub->add_flag("--json", o->json, "One JSON document");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o] { return run_referee(*o); }};

@@ -256,6 +256,7 @@ TEST(ClassTournament, BadCommandLines) {
   bad("csci561 /no/such/class --out /tmp/duel-no-class", "is not a folder");
   bad("csci561 /tmp --out /tmp/x --games 3 --format round-robin", "must be even");
   bad("csci561 /tmp --out /tmp/x --positions /no/such/file", "--positions: cannot read");
+  bad("csci561 /tmp --out /tmp/x --strict --lenient", "not both");
 }
 
 }  // namespace

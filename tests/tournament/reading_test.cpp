@@ -19,6 +19,7 @@
 
 #include "../support/cli_run.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/tournament/tasks.hpp"
 #include "duel/tournament/tournament.hpp"
 
 namespace {
@@ -149,6 +150,41 @@ TEST(CourseReading, TheCoursesTenSinglesInEveryForm) {
     } else if (name.starts_with("a-")) {
       EXPECT_EQ(s["single_points"], 0) << name;
     }
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+// A single-move task's reading (tasks.hpp): "reading": "course" | "strict";
+// an old journal's "lenient" read as it was (true: any case and spacing,
+// now the course's reading; false: the hand-out's letter); neither: the
+// course's. The program writes Black's legal b6-a5 as `e B6 A5`.
+TEST(CourseReading, ATasksReadingAndTheOldLenientKey) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("duel-reading-task-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "prog");
+  std::ofstream(dir / "prog" / "answer.sh") << "printf 'e B6 A5\\r\\n' > output.txt\n";
+  const std::vector<std::pair<nlohmann::json, int>> cases = {
+      {{{"reading", "course"}}, 1}, {{{"reading", "strict"}}, 0},  {{{"lenient", true}}, 1},
+      {{{"lenient", false}}, 0},    {nlohmann::json::object(), 1},
+  };
+  int n = 0;
+  for (const auto& [reading, point] : cases) {
+    nlohmann::json task = {{"key", "single/" + std::to_string(n)},
+                           {"kind", "single"},
+                           {"student", "s"},
+                           {"program", "/bin/sh answer.sh"},
+                           {"source", "prog"},
+                           {"position", 0},
+                           {"fen", duel::games::checkers::State().to_text()},
+                           {"seconds", 5.0},
+                           {"cpu", "user"},
+                           {"dir", "games/" + std::to_string(n++)}};
+    task.update(reading);
+    const auto entry = duel::tournament::run_task(task, {dir});
+    EXPECT_EQ(entry.value("point", -1), point) << reading.dump() << " -> " << entry.dump();
+    if (point == 0) EXPECT_EQ(entry.value("reason", ""), "bad-output") << entry.dump();
   }
   std::error_code ec;
   fs::remove_all(dir, ec);

@@ -41,7 +41,8 @@ struct RefereeOptions {
   std::string cpu = "user";
   double cpu_tick = referee::kCourseTick;
   std::vector<double> charge_per_move;
-  bool lenient = false;
+  bool strict = false;
+  bool lenient = false;  // deprecated: the course's reading, now the default
   bool json = false;
   bool quiet = false;
 };
@@ -204,8 +205,12 @@ int run_referee(const RefereeOptions& o) {
   options.keep = o.keep;
   options.charge = o.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
   options.tick = o.cpu_tick;
-  options.reading = o.lenient ? games::checkers::protocol::Reading::Lenient
-                              : games::checkers::protocol::Reading::Strict;
+  if (o.strict && o.lenient) {
+    return bad_input(
+        "referee: give --strict or --lenient (the default, by its old name), not both");
+  }
+  options.reading = o.strict ? games::checkers::protocol::Reading::Strict
+                             : games::checkers::protocol::Reading::Course;
   std::ofstream pdn;
   if (!o.pdnout.empty()) {
     pdn.open(o.pdnout, std::ios::app);
@@ -313,9 +318,11 @@ Command add_referee(CLI::App& app) {
                   "In agent order: charge each move exactly this many seconds (0: as measured); "
                   "the course's reference: 0.29")
       ->check(CLI::Range(0.0, 3600.0));
-  sub->add_flag("--lenient", o->lenient,
-                "Practice: also read output.txt in any case, spacing and line ending (the "
-                "course's grader does not)");
+  sub->add_flag("--strict", o->strict,
+                "Read output.txt to the hand-out's letter (default: as the course's referee "
+                "read it: any case, spacing, line ending and blank lines)");
+  // Old scripts: --lenient was the practice reading the course's is now.
+  sub->add_flag("--lenient", o->lenient, "Deprecated: the default reading")->group("");
   sub->add_flag("--json", o->json, "One JSON document");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o] { return run_referee(*o); }};

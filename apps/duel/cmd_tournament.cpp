@@ -46,7 +46,8 @@ struct TournamentArgs {
   int concurrency = 1;
   std::uint64_t seed = 0;
   std::string cpu = "user";
-  bool lenient = false;
+  bool strict = false;
+  bool lenient = false;  // deprecated: the course's reading, now the default
   double wall_factor = 2.0;
   std::uint64_t disk_mb = 512;
   std::string scheduler;
@@ -211,7 +212,10 @@ int run_tournament(const TournamentArgs& a) {
   if (a.reference_charge >= 0.0) o.reference_charge = a.reference_charge;
   o.tick = a.cpu_tick;
   if (!a.positions.empty()) {
-    auto p = tournament::read_positions(a.positions);
+    // A set's name (course, duel), else a file (./course for one so named).
+    const bool named = a.positions == "course" || a.positions == "duel";
+    auto p =
+        named ? tournament::named_singles(a.positions) : tournament::read_positions(a.positions);
     if (!p) return bad_input(p.error());
     o.singles = std::move(*p);
   }
@@ -226,8 +230,12 @@ int run_tournament(const TournamentArgs& a) {
   o.concurrency = a.concurrency;
   o.seed = a.seed;
   o.charge = a.cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
-  o.reading = a.lenient ? games::checkers::protocol::Reading::Lenient
-                        : games::checkers::protocol::Reading::Strict;
+  if (a.strict && a.lenient) {
+    return bad_input(
+        "tournament: give --strict or --lenient (the default, by its old name), not both");
+  }
+  o.reading = a.strict ? games::checkers::protocol::Reading::Strict
+                       : games::checkers::protocol::Reading::Course;
   o.wall_factor = a.wall_factor;
   o.disk_mb = a.disk_mb;
   o.scheduler = a.scheduler;
@@ -341,7 +349,8 @@ Command add_tournament(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--positions", a->positions,
-                  "Single-move positions, one a line: SECONDS FEN [# source]");
+                  "Single moves: course (the course's ten, the default), duel (Duel's own "
+                  "ten), or a file, one a line: SECONDS FEN [# source] (duel positions makes one)");
   sub->add_option("--openings", a->openings,
                   "Start of each pair of games, as duel arena: random:plies=P (or P), or a file");
   sub->add_option("--openings-order", a->openings_order, "sequential or random (with --seed)")
@@ -359,7 +368,11 @@ Command add_tournament(CLI::App& app) {
   sub->add_option("--cpu", a->cpu, "CPU time charged: user (the course's) or user+sys")
       ->check(CLI::IsMember({"user", "user+sys"}))
       ->capture_default_str();
-  sub->add_flag("--lenient", a->lenient, "Practice: read output.txt in any case and spacing");
+  sub->add_flag("--strict", a->strict,
+                "Read output.txt to the hand-out's letter (default: as the course's referee "
+                "read it: any case, spacing, line ending and blank lines)");
+  // Old scripts: --lenient was the practice reading the course's is now.
+  sub->add_flag("--lenient", a->lenient, "Deprecated: the default reading")->group("");
   sub->add_option("--wall-factor", a->wall_factor, "Wall-clock limit of a move: this x time left")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();

@@ -45,6 +45,7 @@ Command add_soak(CLI::App& app);
 Command add_tournament(CLI::App& app);
 Command add_task(CLI::App& app);
 Command add_egdb(CLI::App& app);
+Command add_positions(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 // --scheduler and --worker-duel, as every command that runs on a Dask

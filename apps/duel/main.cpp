@@ -23,15 +23,16 @@ struct Entry {
   duel::cli::Command (*add)(CLI::App&);
 };
 constexpr Entry kCommands[] = {
-    {"play", duel::cli::add_play},         {"search", duel::cli::add_search},
-    {"perft", duel::cli::add_perft},       {"solve", duel::cli::add_solve},
-    {"table", duel::cli::add_table},       {"arena", duel::cli::add_arena},
-    {"games", duel::cli::add_games},       {"bench", duel::cli::add_bench},
-    {"homework", duel::cli::add_homework}, {"calibrate", duel::cli::add_calibrate},
-    {"referee", duel::cli::add_referee},   {"uci", duel::cli::add_uci},
-    {"tune", duel::cli::add_tune},         {"serve", duel::cli::add_serve},
-    {"soak", duel::cli::add_soak},         {"tournament", duel::cli::add_tournament},
-    {"task", duel::cli::add_task},         {"egdb", duel::cli::add_egdb},
+    {"play", duel::cli::add_play},           {"search", duel::cli::add_search},
+    {"perft", duel::cli::add_perft},         {"solve", duel::cli::add_solve},
+    {"table", duel::cli::add_table},         {"arena", duel::cli::add_arena},
+    {"games", duel::cli::add_games},         {"bench", duel::cli::add_bench},
+    {"homework", duel::cli::add_homework},   {"calibrate", duel::cli::add_calibrate},
+    {"referee", duel::cli::add_referee},     {"uci", duel::cli::add_uci},
+    {"tune", duel::cli::add_tune},           {"serve", duel::cli::add_serve},
+    {"soak", duel::cli::add_soak},           {"tournament", duel::cli::add_tournament},
+    {"task", duel::cli::add_task},           {"egdb", duel::cli::add_egdb},
+    {"positions", duel::cli::add_positions},
 };
 
 // The checkers endgame tables the engine probes: the directory DUEL_EGDB

@@ -65,6 +65,13 @@ TEST(ExecAgent, SpecErrorsAreOneLine) {
   EXPECT_NE(err("exec:cmd=/bin/true,protocol=uci").find("protocol"), std::string::npos);
   EXPECT_NE(err("exec:cmd=/bin/true,time=0").find("time"), std::string::npos);
   EXPECT_NE(err("exec:cmd=/bin/true,colour=red").find("colour"), std::string::npos);
+  // reading=course|strict (protocol.hpp); lenient=, its old name, still reads.
+  EXPECT_NE(err("exec:cmd=/bin/true,reading=loose").find("reading"), std::string::npos);
+  EXPECT_NE(err("exec:cmd=/bin/true,reading=strict,lenient=true").find("not lenient= too"),
+            std::string::npos);
+  for (const char* ok : {"reading=course", "reading=strict", "lenient=true", "lenient=false"}) {
+    EXPECT_TRUE(registry::make_agent<State>(std::string("exec:cmd=/bin/true,") + ok).ok()) << ok;
+  }
   // duel:SPEC, the referee's way to name Duel's agents, means SPEC here.
   EXPECT_EQ(registry::make_agent<State>("duel:first").value()->name(), "first");
   EXPECT_EQ(registry::make_agent<State>("duel:minimax:depth=2").value()->name(), "minimax");

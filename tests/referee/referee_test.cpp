@@ -233,30 +233,35 @@ TEST(Referee, SilentGarbageAndIllegalOutputsLose) {
               "no piece of yours");
 }
 
-// Seed 003's output format read as the course's grader reads it: a legal
-// move in another case, spacing or line ending is a bad output, and a
-// practice run with --lenient takes it.
-TEST(Referee, OutputIsReadAsStrictlyAsTheHandout) {
+// output.txt read as the course's referee read it (RULES.md §6a): a legal
+// move in another case, spacing or line ending is taken by default (and by
+// the deprecated --lenient, the same reading), and is a bad output with
+// --strict, the hand-out's letter.
+TEST(Referee, OutputIsReadAsTheCourseReadIt) {
   Scratch s;
-  // Black's b6-a5 is legal at the start; only the format is wrong.
+  // Black's b6-a5 is legal at the start; only the form differs from the letter.
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
            {"lower.sh", "printf 'e b6 a5\\n' > output.txt"},
            {"upper.sh", "printf 'E B6 A5\\n' > output.txt"},
            {"crlf.sh", "printf 'E b6 a5\\r\\n' > output.txt"},
            {"blank.sh", "printf 'E b6 a5\\n\\n' > output.txt"}}) {
-    const auto g = one_game(s, s.script(name, text));
+    const auto g = one_game(s, s.script(name, text), "--time 2 --strict");
     expect_loss(g, "bad-output",
                 name == "crlf.sh"    ? "carriage return"
                 : name == "blank.sh" ? "line 2 is blank"
                                      : "the hand-out's format");
-    const ScriptedGame legal = scripted_agent(s, State());
-    const CliRun r =
-        duel("referee checkers --json --quiet --games 1 --time 2 --lenient --agent '" +
-             s.script("l" + name, text + "\nexit 0") + "' --agent '" + legal.command + "'");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto j = nlohmann::json::parse(r.out);
-    EXPECT_GE(j["games"][0]["plies"].get<int>(), 1) << name << ": " << j.dump();
+    for (const std::string flag : {"", " --lenient"}) {
+      const ScriptedGame legal = scripted_agent(s, State());
+      const CliRun r =
+          duel("referee checkers --json --quiet --games 1 --time 2" + flag + " --agent '" +
+               s.script("l" + name, text + "\nexit 0") + "' --agent '" + legal.command + "'");
+      ASSERT_EQ(r.status, 0) << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      EXPECT_GE(j["games"][0]["plies"].get<int>(), 1) << name << flag << ": " << j.dump();
+    }
   }
+  // The deprecated flag cannot be mixed with the one it is not.
+  EXPECT_EQ(duel("referee checkers --strict --lenient --agent a --agent b").status, 2);
 }
 
 // The course charged user CPU time (/usr/bin/time -f "%U"); user+sys is an

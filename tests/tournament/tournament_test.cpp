@@ -89,6 +89,8 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
   EXPECT_EQ(student(doc, "s03-minimax-cpp")["language"], "c++");
   EXPECT_EQ(student(doc, "s05-java")["single_points"], 3);  // compiled with javac
   EXPECT_EQ(student(doc, "s05-java")["language"], "java");
+  // s01's moves as `e B6 A5`: the course's referee read any case (RULES.md §6a).
+  EXPECT_EQ(student(doc, "f04-format-py")["single_points"], 3);
   // Faults: no point, and the reason in the seed's terms.
   const auto reasons = [&](const std::string& name) {
     std::string all;
@@ -98,7 +100,6 @@ TEST(ClassTournament, GradesAClassAsTheCourseDoes) {
   for (const auto& [name, reason] :
        std::vector<std::pair<std::string, std::string>>{{"f01-crash-py", "crash"},
                                                         {"f03-illegal-py", "illegal-move"},
-                                                        {"f04-format-py", "the hand-out's format"},
                                                         {"f08-noout-py", "no-output"}}) {
     EXPECT_EQ(student(doc, name)["points"], 0) << name;
     EXPECT_EQ(student(doc, name)["lost"].size(), 4U) << name << reasons(name);
@@ -153,7 +154,8 @@ TEST(ClassTournament, AJournalCutShortResumes) {
 }
 
 // Every fault of the fixture class, graded on one position and one game
-// at short clocks: each loses its point and its game with its own reason,
+// at short clocks: each loses its point and its game with its own reason
+// (f04's is a fault only to the hand-out's letter, --strict),
 // the correct agent beside them still scores, and nothing of the fork bomb
 // is left running (tests/data/class561/README.md's table).
 TEST(ClassTournament, EveryFaultLosesWithItsReasonAndHarmsNoOne) {
@@ -167,11 +169,13 @@ TEST(ClassTournament, EveryFaultLosesWithItsReasonAndHarmsNoOne) {
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   const auto doc = nlohmann::json::parse(slurp(c.out() / "results.json"));
   EXPECT_EQ(student(doc, "s01-first-py")["single_points"], 1);
+  // f04 writes s01's moves as `e B6 A5`, which the course's referee read
+  // (RULES.md §6a): its single move scores (--strict: reading_test.cpp).
+  EXPECT_EQ(student(doc, "f04-format-py")["single_points"], 1);
   for (const auto& [name, reason] :
        std::vector<std::pair<std::string, std::string>>{{"f01-crash-py", "crash"},
                                                         {"f02-hang-py", "killed"},
                                                         {"f03-illegal-py", "illegal-move"},
-                                                        {"f04-format-py", "bad-output"},
                                                         {"f05-slow-cpp", "time"},
                                                         {"f06-noisy-py", "output-limit"},
                                                         {"f07-forkbomb-py", "time"},
@@ -252,6 +256,7 @@ TEST(ClassTournament, BadCommandLines) {
   bad("csci561 /no/such/class --out /tmp/duel-no-class", "is not a folder");
   bad("csci561 /tmp --out /tmp/x --games 3 --format round-robin", "must be even");
   bad("csci561 /tmp --out /tmp/x --positions /no/such/file", "--positions: cannot read");
+  bad("csci561 /tmp --out /tmp/x --strict --lenient", "not both");
 }
 
 }  // namespace

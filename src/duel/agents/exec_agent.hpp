@@ -1,5 +1,5 @@
 #pragma once
-// `exec:cmd=PATH,protocol=csci561,time=300,dir=FOLDER,cpu=user,lenient=false`:
+// `exec:cmd=PATH,protocol=csci561,time=300,dir=FOLDER,cpu=user,reading=course`:
 // a checkers agent program run
 // through seed 003's file protocol, one run a move, as the referee runs it
 // (RULES.md §5). The arena can then hold tournaments between anyone's
@@ -7,7 +7,7 @@
 //
 // Why through referee::play_turn: one implementation of input.txt, the
 // program run (CPU charged for its whole process tree, killed at its limit,
-// nothing left running) and the strict reading of output.txt; this class only
+// nothing left running) and the reading of output.txt; this class only
 // keeps the game's clock and a home directory for the program.
 #include <atomic>
 #include <cstdint>
@@ -37,7 +37,7 @@ struct ExecSettings {
   // Set by another thread: the running program is killed and the game ends.
   const std::atomic<bool>* cancel = nullptr;
   referee::Charge charge = referee::Charge::User;
-  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Course;
   std::uint64_t disk_limit = referee::TurnSetup{}.disk_limit;  // what its folder may hold
   double wall_factor = referee::TurnSetup{}.wall_factor;  // a move's wall limit: this x time left
   double tick = referee::TurnSetup{}.tick;                // how a move is charged (TurnSetup::tick)

@@ -82,28 +82,6 @@ struct OutputFile {
   return out;
 }
 
-// Whether every non-blank line is the seed's `E|J square square` with
-// algebraic squares: then a rejected move is illegal, not badly written.
-[[nodiscard]] bool well_formed(std::string_view text) {
-  bool any = false;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    const auto words = split(text.substr(0, end));
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    if (words.empty()) continue;
-    any = true;
-    if (words.size() != 3 || words[0].size() != 1) return false;
-    const char kind = static_cast<char>(words[0][0] | 0x20);
-    if (kind != 'e' && kind != 'j') return false;
-    for (const auto w : {words[1], words[2]}) {
-      if (w.size() != 2) return false;
-      const char file = static_cast<char>(w[0] | 0x20);
-      if (file < 'a' || file > 'h' || w[1] < '1' || w[1] > '8') return false;
-    }
-  }
-  return any;
-}
-
 void append_header(const fs::path& path, const std::string& header) {
   if (header.empty()) return;
   std::ofstream(path, std::ios::app) << header << '\n';
@@ -272,9 +250,7 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   }
   auto move = protocol::parse_output(state, out.text, setup.reading);
   if (!move) {
-    const bool form_ok = setup.reading == protocol::Reading::Strict
-                             ? !protocol::format_error(out.text).has_value()
-                             : well_formed(out.text);
+    const bool form_ok = !protocol::format_error(out.text, setup.reading).has_value();
     t.loss = form_ok ? Reason::IllegalMove : Reason::BadOutput;
     t.detail = move.error();
     return t;

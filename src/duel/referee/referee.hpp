@@ -65,9 +65,8 @@ struct MatchOptions {
   bool keep = false;                 // keep a temporary workdir
   double poll_seconds = 0.005;       // how often a running agent's CPU is read
   Charge charge = Charge::User;      // CPU time as the course charged it (process.hpp)
-  // output.txt to the hand-out's letter, or (practice) also in any case,
-  // spacing and line ending.
-  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  // output.txt as the course read it (RULES.md §6a), or to the hand-out's letter.
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Course;
   bool adopt_strays = false;  // see RunSpec::adopt_strays
   const std::atomic<bool>* cancel = nullptr;
   double tick = kCourseTick;  // how a move's CPU is charged (TurnSetup::tick)
@@ -149,7 +148,7 @@ struct TurnSetup {
   double wall_slack = 1.0;
   double poll_seconds = 0.005;
   Charge charge = Charge::User;
-  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Course;
   bool adopt_strays = false;
   const std::atomic<bool>* cancel = nullptr;
   std::string log_header;  // written to the agent's logs before the run

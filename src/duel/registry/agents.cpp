@@ -33,7 +33,10 @@ constexpr std::array<std::string_view, 9> kEngineKeys{"depth",   "time", "nodes"
 constexpr std::array<std::string_view, 7> kUciKeys{"cmd",   "variant", "variants",   "movetime",
                                                    "depth", "nodes",   "option.NAME"};
 constexpr std::array<std::string_view, 6> kExecKeys{"cmd", "protocol", "time",
-                                                    "dir", "cpu",      "lenient"};
+                                                    "dir", "cpu",      "reading"};
+// exec's keys with `lenient`, the old name of reading=course (old scripts).
+constexpr std::array<std::string_view, 7> kExecKeysAccepted{"cmd", "protocol", "time",   "dir",
+                                                            "cpu", "reading",  "lenient"};
 constexpr std::array<std::string_view, 4> kCsci561TaKeys{"seed", "depth", "mode", "left"};
 
 constexpr std::array kCatalogue = {
@@ -127,7 +130,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
         fmt::format("agent '{}' plays {} only, not {}", kind, games_text(entry->games), S::kName));
   }
   if (kind != "uci") {  // uci's option.NAME keys are its parser's to check
-    if (auto e = spec.reject_unknown(entry->keys)) return *e;
+    const Keys keys = kind == "exec" ? Keys(kExecKeysAccepted) : entry->keys;
+    if (auto e = spec.reject_unknown(keys)) return *e;
   }
 
   // Step 2. Agents without search.
@@ -152,15 +156,22 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
       if (!cmd) return fail("exec: give the program as cmd=COMMAND");
       const auto cpu = spec.choice("cpu", "user", {"user", "user+sys"});
       if (!cpu) return fail(cpu.error());
-      const auto lenient = spec.flag("lenient", false);
-      if (!lenient) return fail(lenient.error());
+      // reading=course (RULES.md §6a) or strict; the old key lenient=true
+      // reads as the course did, lenient=false strictly, as it always did.
+      auto reading = spec.choice("reading", "course", {"course", "strict"});
+      if (!reading) return fail(reading.error());
+      if (spec.get("lenient")) {
+        if (spec.get("reading")) return fail("exec: give reading=course|strict, not lenient= too");
+        const auto lenient = spec.flag("lenient", true);
+        if (!lenient) return fail(lenient.error());
+        *reading = *lenient ? "course" : "strict";
+      }
       agents::ExecSettings wanted;
       wanted.command = *cmd;
       wanted.seconds = *time;
       wanted.source = spec.get("dir").value_or("");
       wanted.charge = *cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;
-      wanted.reading = *lenient ? games::checkers::protocol::Reading::Lenient
-                                : games::checkers::protocol::Reading::Strict;
+      wanted.reading = *games::checkers::protocol::reading_of(*reading);
       auto settings = agents::ExecAgent::parse(std::move(wanted));
       if (!settings) return fail(settings.error());
       return AgentPtr(std::make_unique<agents::ExecAgent>(std::move(*settings)));

@@ -22,8 +22,8 @@ using json = nlohmann::json;
   return o.charge == referee::Charge::User ? "user" : "user+sys";
 }
 
-[[nodiscard]] bool lenient(const Options& o) {
-  return o.reading == games::checkers::protocol::Reading::Lenient;
+[[nodiscard]] std::string reading_name(const Options& o) {
+  return std::string(games::checkers::protocol::reading_name(o.reading));
 }
 
 // The prepared folder of a submission, as tasks name it (under DIR).
@@ -74,7 +74,7 @@ using json = nlohmann::json;
             {"max_turns", o.max_turns},
             {"cpu", cpu_name(o)},
             {"tick", o.tick},
-            {"lenient", lenient(o)},
+            {"reading", reading_name(o)},
             {"disk_limit", o.disk_mb << 20},
             {"wall_factor", o.wall_factor}});
   return t;
@@ -140,7 +140,7 @@ std::vector<json> grading(const Field& f) {
                      {"seconds", singles[k].seconds},
                      {"cpu", cpu_name(o)},
                      {"tick", o.tick},
-                     {"lenient", lenient(o)},
+                     {"reading", reading_name(o)},
                      {"wall_factor", o.wall_factor},
                      {"disk_limit", o.disk_mb << 20},
                      {"dir", "games/" + task_folder(key)}});

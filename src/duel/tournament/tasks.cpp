@@ -43,8 +43,15 @@ namespace protocol = games::checkers::protocol;
   return task.value("cpu", "user") == "user" ? referee::Charge::User : referee::Charge::UserSystem;
 }
 
+// "reading": "course" or "strict"; an old journal's "lenient" read as
+// then: true took any case and spacing (now the course's reading), false
+// the hand-out's letter.
 [[nodiscard]] protocol::Reading reading_of(const json& task) {
-  return task.value("lenient", false) ? protocol::Reading::Lenient : protocol::Reading::Strict;
+  if (task.contains("reading")) {
+    return protocol::reading_of(task.value("reading", "course"))
+        .value_or(protocol::Reading::Course);
+  }
+  return task.value("lenient", true) ? protocol::Reading::Course : protocol::Reading::Strict;
 }
 
 // After a task, a program's folder keeps what tells what it did (the

@@ -13,7 +13,7 @@
 //   {"key", "kind": "game", "game": SPEC, "start": TEXT ("" = the start),
 //    "opening": [moves played from the start before the game],
 //    "sides": [SIDE, SIDE] (Player 1 first), "seeds": [A, B],
-//    "seconds": program clock, "timeout", "max_turns", "cpu", "lenient",
+//    "seconds": program clock, "timeout", "max_turns", "cpu", "reading",
 //    "dir": its folder under the output folder; optional "adjudication":
 //    {"draw_after", "draw_count", "draw_score", "resign_count",
 //    "resign_score"} as duel arena's --draw and --resign, and "event" and
@@ -21,7 +21,9 @@
 // where a SIDE is {"name", "agent": Duel agent spec} or {"name", "program":
 // command, "source": prepared folder ("" = none)}.
 // A single move: {"key", "kind": "single", "student", "program", "source",
-//    "position", "fen", "seconds", "cpu", "lenient", "wall_factor", "dir"}.
+//    "position", "fen", "seconds", "cpu", "reading", "wall_factor", "dir"}.
+// "reading" is "course" or "strict" (protocol.hpp); an old journal's
+// "lenient" (true: course, false: strict) is read too.
 // A bye: {"key", "kind": "bye", "player", "points"}.
 // A subtree to solve (duel solve --scheduler, split_solve.hpp): {"key",
 // "kind": "solve", "game", "start", "hash"}.

@@ -36,7 +36,7 @@ using json = nlohmann::json;
             {"time", o.game_seconds},
             {"seed", o.seed},
             {"cpu", o.charge == referee::Charge::User ? "user" : "user+sys"},
-            {"lenient", o.reading == games::checkers::protocol::Reading::Lenient}};
+            {"reading", games::checkers::protocol::reading_name(o.reading)}};
   if (o.format == Format::Grading) {
     json positions = json::array();
     for (const auto& p : o.singles.empty() ? default_singles() : o.singles) {

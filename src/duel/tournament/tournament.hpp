@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,13 +49,18 @@ enum class Format : std::uint8_t {
 // One SINGLE position of the grading: a board, the side to play, the time.
 struct SinglePosition {
   std::string fen;      // PDN FEN; its side to move plays
-  double seconds = 30;  // the time line of input.txt
+  double seconds = 30;  // the time line of input.txt (as read: 293.84 stays 293.84)
   std::string source;   // where the position comes from (cited)
 };
 
-// The committed set (csci561_positions.cpp): ten positions, each citing the
-// rule or the hand-out example it tests.
+// The course's ten SINGLE moves (RULES.md §6a; csci561_positions.cpp), the
+// default, and the texts of their input.txt as the course wrote them.
 [[nodiscard]] const std::vector<SinglePosition>& default_singles();
+[[nodiscard]] std::span<const std::string_view> course_single_inputs();
+// Duel's own ten, each testing a sentence of the hand-out (none under 2 s).
+[[nodiscard]] const std::vector<SinglePosition>& duel_singles();
+// A set by name, as `--positions` takes it: "course" or "duel".
+[[nodiscard]] Result<std::vector<SinglePosition>> named_singles(std::string_view name);
 
 // RULES.md §6a: the course's reference was charged a median 0.29 s of CPU a
 // move (33,259 logged moves of round 1), most of it the JVM's start.
@@ -62,6 +68,12 @@ inline constexpr double kCourseReferenceCharge = 0.29;
 // A file of positions: one a line, `SECONDS FEN [# source]`; blank lines
 // and lines starting with '#' are skipped.
 [[nodiscard]] Result<std::vector<SinglePosition>> read_positions(const std::filesystem::path& file);
+// A file read_positions reads, from the course's input.txt files: every
+// input.txt under `roots` (a root may be one), by sorted path, as one line
+// `SECONDS FEN # PATH`. Any file that is not a valid input (or whose game is
+// over) fails, in one line naming it.
+[[nodiscard]] Result<std::string> positions_from_inputs(
+    const std::vector<std::filesystem::path>& roots);
 
 struct Options {
   Course course = Course::Csci561;
@@ -94,7 +106,7 @@ struct Options {
   std::uint64_t seed = 0;
   referee::Charge charge = referee::Charge::User;
   double tick = referee::kCourseTick;  // how a move is charged (referee::TurnSetup::tick)
-  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Strict;
+  games::checkers::protocol::Reading reading = games::checkers::protocol::Reading::Course;
   double wall_factor = 2.0;
   std::uint64_t disk_mb = 512;  // what a program's folder may hold (files and logs)
   PrepareLimits limits;

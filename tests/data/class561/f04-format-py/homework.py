@@ -1,12 +1,13 @@
 # f04-format-py -- class561 fixture: a LEGAL move in the WRONG FORMAT.
 #
-# Why it exists: tests that the grader reads output.txt strictly.  It picks
-# the same move as s01 (the first legal move in a fixed order), which is
-# legal, but writes it with a lower-case move kind and upper-case squares,
-# e.g. "e D6 C5" or "j C3 E5" / "j E5 G7", where the protocol demands
+# Why it exists: tests how the grader reads output.txt.  It picks the same
+# move as s01 (the first legal move in a fixed order), which is legal, but
+# writes it with a lower-case move kind and upper-case squares, e.g.
+# "e D6 C5" or "j C3 E5" / "j E5 G7", where the hand-out writes
 # "E d6 c5" / "J c3 e5".
-# Expected: a strict grader rejects it on its first move (bad-output).  A
-# lenient referee (case-insensitive) accepts it and it then plays like s01.
+# Expected: the course's referee lowercased every line (RULES.md 6a), so the
+# default reading accepts it and it plays like s01; with --strict (the
+# hand-out's letter) it loses on its first move (bad-output).
 #
 # Run: python3 homework.py   (in a folder holding input.txt; writes output.txt)
 import sys

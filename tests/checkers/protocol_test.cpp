@@ -88,7 +88,11 @@ TEST(Protocol, InputTextRoundTrips) {
   EXPECT_DOUBLE_EQ(in->seconds, 12.5);
   EXPECT_EQ(in->state.board_lines(), s->board_lines());
   EXPECT_EQ(in->state.to_move(), Player::Second);
-  EXPECT_EQ(input_text(Mode::Single, 1, State()), "SINGLE\nBLACK\n1.000\n" + kStartBoard);
+  // RULES.md §6a's logs: the course wrote `300`, `285.37`, `299.986050844193`.
+  EXPECT_EQ(input_text(Mode::Single, 1, State()), "SINGLE\nBLACK\n1\n" + kStartBoard);
+  EXPECT_EQ(input_text(Mode::Game, 300, State()), "GAME\nBLACK\n300\n" + kStartBoard);
+  EXPECT_EQ(input_text(Mode::Game, 285.37, State()), "GAME\nBLACK\n285.37\n" + kStartBoard);
+  EXPECT_EQ(input_text(Mode::Game, 293.84, State()), "GAME\nBLACK\n293.84\n" + kStartBoard);
   // A sliver of time is still a time > 0, never "0.000".
   const auto sliver = parse_input(input_text(Mode::Game, 0.0004, State()));
   ASSERT_TRUE(sliver.ok()) << sliver.error();

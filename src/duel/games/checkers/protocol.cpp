@@ -207,10 +207,18 @@ Result<Input> parse_input(std::string_view text, int draw_limit) {
 }
 
 std::string input_text(Mode mode, double seconds, const State& state) {
-  // Milliseconds as the seed's examples print them; a time too small for
+  // As the course's referee wrote it (RULES.md §6a's logs: `300`, `285.37`,
+  // `299.986050844193`): no trailing zeros, so `int(line)` of a whole
+  // number works as it did there; to the microsecond. A time too small for
   // that still reads as more than zero, since zero would be malformed.
-  const std::string time =
-      seconds >= 0.001 ? fmt::format("{:.3f}", seconds) : fmt::format("{:.3e}", seconds);
+  std::string time;
+  if (seconds >= 1e-6) {
+    time = fmt::format("{:.6f}", seconds);
+    while (time.back() == '0') time.pop_back();
+    if (time.back() == '.') time.pop_back();
+  } else {
+    time = fmt::format("{:.3e}", seconds);
+  }
   std::string board = state.board_lines();
   if (!board.empty() && board.back() == '\n') board.pop_back();
   return fmt::format("{}\n{}\n{}\n{}\n", mode == Mode::Single ? "SINGLE" : "GAME",

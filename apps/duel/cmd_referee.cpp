@@ -309,11 +309,7 @@ Command add_referee(CLI::App& app) {
                   "user+sys")
       ->check(CLI::IsMember({"user", "user+sys"}))
       ->capture_default_str();
-  sub->add_option("--cpu-tick", o->cpu_tick,
-                  "A move is charged its CPU in whole ticks of this many seconds, rounded down "
-                  "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+  add_cpu_tick_option(sub, o->cpu_tick);
   sub->add_option("--charge-per-move", o->charge_per_move,
                   "In agent order: charge each move exactly this many seconds (0: as measured); "
                   "the course's reference: 0.29")

@@ -343,11 +343,7 @@ Command add_tournament(CLI::App& app) {
                   "Seconds each reference move is charged (default: the course's 0.29 for "
                   "duel:csci561-ta, else as measured; 0: as measured)")
       ->check(CLI::Range(0.0, 3600.0));
-  sub->add_option("--cpu-tick", a->cpu_tick,
-                  "A move is charged its CPU in whole ticks of this many seconds, rounded down "
-                  "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+  add_cpu_tick_option(sub, a->cpu_tick);
   sub->add_option("--positions", a->positions,
                   "Single moves: course (the course's ten, the default), duel (Duel's own "
                   "ten), or a file, one a line: SECONDS FEN [# source] (duel positions makes one)");

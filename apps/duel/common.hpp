@@ -59,6 +59,16 @@ inline void add_cluster_options(CLI::App* sub, std::string& scheduler, std::stri
                   "then $DUEL_BIN, then duel on PATH)");
 }
 
+// --cpu-tick, as the referee and the tournament charge a program's move
+// (referee::TurnSetup::tick).
+inline void add_cpu_tick_option(CLI::App* sub, double& tick) {
+  sub->add_option("--cpu-tick", tick,
+                  "A move is charged its CPU in whole ticks of this many seconds, rounded down "
+                  "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+}
+
 inline int bad_input(const std::string& message) {
   std::string line = message;
   for (char& c : line) {

@@ -4,8 +4,6 @@
 // logged median of 0.29 s a move; a draw rule's ending goes to more time
 // left, and one decided by under 0.1 s is a close call.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,6 +13,7 @@
 
 #include "../support/cli_run.hpp"
 #include "../support/sanitized.hpp"
+#include "../support/scratch.hpp"
 #include "duel/referee/referee.hpp"
 
 namespace {
@@ -22,6 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using duel::test_support::CliRun;
 using duel::test_support::duel;
+using duel::test_support::Scratch;
 
 TEST(CourseCharge, WholeTicksRoundedDownAndAZeroTickMoveChargesItsWallTime) {
   duel::referee::TurnSetup setup;  // the default is the course's tick
@@ -63,21 +63,6 @@ TEST(CourseCharge, CloseCallsAreUnderATenthOfASecond) {
   return "python3 " + p.string();
 }
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    dir = fs::temp_directory_path() / ("duel-course-charge-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-};
-
 // Two lone kings cannot capture: the game ends by the draw rule (8 plies
 // here) and time left decides it. The student uses about 0.12 s a move;
 // the course's reference is charged 0.29 s a move, so the student has more
@@ -86,7 +71,7 @@ struct Scratch {
 // the reference would win every such draw.
 TEST(CourseCharge, ADrawnReferenceGameGoesAsInTheCourse) {
   if (duel::test_support::sanitized()) GTEST_SKIP() << "the reference is timed: Release tree";
-  Scratch s;
+  Scratch s("duel-course-charge");
   const std::string student = busy_student(s.dir, 0.12);
   const auto game = [&](const std::string& charges) {
     const CliRun r = duel(

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "../support/scratch.hpp"
 #include "duel/arena/ratings.hpp"
 
 namespace {
@@ -30,21 +31,9 @@ using duel::test_support::duel;
 using duel::test_support::slurp;
 using json = nlohmann::json;
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    static int n = 0;
-    dir = fs::temp_directory_path() /
-          ("duel-field-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
+// Each test's own folder.
+struct Scratch : duel::test_support::Scratch {
+  Scratch() : duel::test_support::Scratch("duel-field") {}
 };
 
 [[nodiscard]] std::vector<json> lines(const fs::path& file) {

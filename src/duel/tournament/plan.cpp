@@ -391,7 +391,7 @@ struct CourseRound {
   const Options& o = f.options;
   CourseRound c;
   c.alive = playing(f);
-  const int max_rounds = o.rounds > 0 ? o.rounds : 20;  // the course: rounds 2 to 21
+  const int max_rounds = competition_rounds(o);
   for (int r = 1;; ++r) {
     if (r == 1) {
       c.kind = CourseRound::Kind::Reference;
@@ -471,6 +471,10 @@ std::vector<std::size_t> competition_finalists(const Field& field, const Entries
       return c.kind == CourseRound::Kind::Final ? c.alive : next.alive;
     c = next;
   }
+}
+
+int competition_rounds(const Options& o) {
+  return o.rounds > 0 ? o.rounds : 20;
 }
 
 std::string task_folder(const std::string& key) {

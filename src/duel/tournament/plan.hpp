@@ -41,6 +41,10 @@ using Entries = std::map<std::string, nlohmann::json>;
 [[nodiscard]] std::vector<std::size_t> knockout_entrants(const Field& field, const Entries& journal,
                                                          int round);
 
+// Competition: the rounds of 4-5 opponents before the final at most
+// (--rounds; the course had 20, rounds 2 to 21).
+[[nodiscard]] int competition_rounds(const Options& options);
+
 // Competition: the entrants who played the final round-robin (or, before
 // it, those still in).
 [[nodiscard]] std::vector<std::size_t> competition_finalists(const Field& field,

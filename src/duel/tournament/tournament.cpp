@@ -170,8 +170,21 @@ using json = nlohmann::json;
 // Tasks of the rounds after `round` not planned yet, as the format will
 // plan them: Swiss, the same number each round; a knockout, about half as
 // many pairs each round; the other formats have one round.
-[[nodiscard]] double later_tasks(const Field& f, std::size_t this_round, int round) {
+[[nodiscard]] double later_tasks(const Field& f, const std::vector<json>& tasks, int round) {
   const Options& o = f.options;
+  const std::size_t this_round = tasks.size();
+  if (o.format == Format::Competition) {
+    // The course's rounds as if no one left (an upper bound: who leaves is
+    // not known before), then the final of at most final_size.
+    if (tasks.empty() || tasks.back().value("final", false)) return 0.0;
+    const auto n = static_cast<double>(
+        std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
+    const double finalists = std::min(n, static_cast<double>(o.final_size));
+    const double final_games = finalists * (finalists - 1) / 2 * o.games;
+    if (n <= o.final_size) return final_games;
+    const int pair_rounds = competition_rounds(o) - std::max(0, round - 1);
+    return std::max(0, pair_rounds) * n * 4.5 / 2 * o.games + final_games;
+  }
   if (o.format == Format::Swiss) {
     const auto playing = static_cast<std::size_t>(
         std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
@@ -276,7 +289,7 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
     std::vector<const json*> todo;
     for (const std::size_t i : interleaved(is_game)) todo.push_back(planned[i]);
     estimate.later(tasks.empty() ? TaskCost{} : cost_of(tasks.back()),
-                   later_tasks(field, tasks.size(), round));
+                   later_tasks(field, tasks, round));
     progress.total += static_cast<int>(tasks.size());
     progress.done += static_cast<int>(tasks.size() - todo.size());
     summary.tasks_resumed += static_cast<int>(tasks.size() - todo.size());

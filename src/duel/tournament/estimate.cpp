@@ -59,13 +59,10 @@ std::vector<std::size_t> interleaved(const std::vector<bool>& is_game) {
   std::array<std::size_t, 2> taken{};
   while (out.size() < is_game.size()) {
     // Kind k's share after one more: (taken[k] + 1) / size[k]; the smaller goes.
-    std::size_t k = 0;
-    if (taken[0] == of[0].size()) {
-      k = 1;
-    } else if (taken[1] < of[1].size() &&
-               (taken[1] + 1) * of[0].size() < (taken[0] + 1) * of[1].size()) {
-      k = 1;
-    }
+    const bool singles_done = taken[0] == of[0].size();
+    const bool game_due =
+        taken[1] < of[1].size() && (taken[1] + 1) * of[0].size() < (taken[0] + 1) * of[1].size();
+    const std::size_t k = singles_done || game_due ? 1 : 0;
     out.push_back(of[k][taken[k]++]);
   }
   return out;

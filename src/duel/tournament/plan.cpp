@@ -383,6 +383,7 @@ struct CourseRound {
     if (k % 2 == 1) add(order[i], order[(i + n / 2) % n]);
   }
   std::vector<arena::Pairing> out;
+  out.reserve(edges.size());
   for (const auto& [a, b] : edges) out.push_back({static_cast<int>(a), static_cast<int>(b)});
   return out;
 }

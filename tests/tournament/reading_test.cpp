@@ -19,6 +19,7 @@
 
 #include "../support/cli_run.hpp"
 #include "duel/games/checkers/checkers.hpp"
+#include "duel/games/checkers/protocol.hpp"
 #include "duel/tournament/tasks.hpp"
 #include "duel/tournament/tournament.hpp"
 
@@ -29,24 +30,26 @@ using duel::test_support::CliRun;
 using duel::test_support::duel;
 using duel::test_support::slurp;
 
-// A student: a Python program that lets `duel homework --agent first` write
-// output.txt and then rewrites its lines (`lines`, without line ends) into
-// `text`, the file's new content, by the Python expression `form`.
+// A student: a Python program that looks up the first legal move of the
+// board in input.txt (`answers`, worked out here: what Duel's `first` agent
+// plays, with no Duel process a move, which the sanitizer tree would make
+// slow) and writes its lines (`lines`, without line ends) as `text`, the
+// file's content, by the Python expression `form`.
 struct Form {
   std::string name;
   std::string form;
 };
 
-void write_student(const fs::path& dir, const Form& f) {
+void write_student(const fs::path& dir, const fs::path& answers, const Form& f) {
   fs::create_directories(dir);
-  std::ofstream(dir / "homework.py")
-      << "import subprocess\n"
-      << "subprocess.run(['" << DUEL_BIN << "', 'homework', '--agent', 'first'], check=True)\n"
-      << "with open('output.txt') as f:\n"
-      << "    lines = f.read().splitlines()\n"
-      << "text = " << f.form << "\n"
-      << "with open('output.txt', 'w', newline='') as f:\n"
-      << "    f.write(text)\n";
+  std::ofstream(dir / "homework.py") << "import json\n"
+                                     << "with open('input.txt') as f:\n"
+                                     << "    board = ''.join(f.read().split()[3:11])\n"
+                                     << "with open('" << answers.string() << "') as f:\n"
+                                     << "    lines = json.load(f)[board].splitlines()\n"
+                                     << "text = " << f.form << "\n"
+                                     << "with open('output.txt', 'w', newline='') as f:\n"
+                                     << "    f.write(text)\n";
 }
 
 // RULES.md §6a: "trailing spaces, `E B6 C5`, tabs, CR, blank or extra empty
@@ -81,8 +84,23 @@ const std::vector<Form> kRefused = {
 TEST(CourseReading, TheCoursesTenSinglesInEveryForm) {
   const fs::path dir = fs::temp_directory_path() / ("duel-reading-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  for (const auto& f : kAccepted) write_student(dir / "class" / f.name, f);
-  for (const auto& f : kRefused) write_student(dir / "class" / f.name, f);
+  fs::create_directories(dir);
+  // Each position's first legal move (agents/baseline.hpp's FirstAgent),
+  // as output.txt writes it, by its 8 board lines.
+  nlohmann::json answers = nlohmann::json::object();
+  for (const auto& p : duel::tournament::default_singles()) {
+    const auto state = duel::games::checkers::State::parse(p.fen);
+    ASSERT_TRUE(state.ok()) << state.error();
+    duel::games::checkers::State::Moves moves;
+    state->actions(moves);
+    ASSERT_FALSE(moves.empty()) << p.fen;
+    std::string board = state->board_lines();
+    std::erase(board, '\n');
+    answers[board] = duel::games::checkers::protocol::output_text(*state, moves[0]);
+  }
+  std::ofstream(dir / "answers.json") << answers.dump();
+  for (const auto& f : kAccepted) write_student(dir / "class" / f.name, dir / "answers.json", f);
+  for (const auto& f : kRefused) write_student(dir / "class" / f.name, dir / "answers.json", f);
 
   // The default positions are the course's ten at their own times (300 s,
   // 293.84 s, 292.24 s). Every program answers at once (`first`), so no

@@ -12,6 +12,7 @@
 
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/registry/games.hpp"
+#include "duel/tournament/cells.hpp"
 
 namespace duel::tournament {
 namespace {
@@ -27,21 +28,6 @@ namespace checkers = games::checkers;
   if (!j.is_object()) return kNone;
   const auto it = j.find(key);
   return it == j.end() ? kNone : *it;
-}
-
-[[nodiscard]] std::string text(const json& v) {
-  if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_float()) return fmt::format("{:g}", v.get<double>());
-  return v.dump();
-}
-
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-[[nodiscard]] std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 // Keys in the order people count: "reference/x/10" after "reference/x/9".

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/tournament/cells.hpp"
 #include "duel/tournament/feedback.hpp"
 #include "duel/tournament/tournament.hpp"
 
@@ -30,21 +31,6 @@ using json = nlohmann::json;
     }
   }
   return out;
-}
-
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-[[nodiscard]] std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-[[nodiscard]] std::string text(const json& v) {
-  if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_float()) return fmt::format("{:g}", v.get<double>());
-  return v.dump();
 }
 
 // A file name as a link: bytes other than letters, digits and `-._~` as %XX.

@@ -3,13 +3,12 @@
 // with the same boards and the exact seconds.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "../support/cli_run.hpp"
+#include "../support/scratch.hpp"
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/tournament/tournament.hpp"
 
@@ -20,15 +19,9 @@ using duel::test_support::CliRun;
 using duel::test_support::duel;
 using duel::test_support::slurp;
 
-struct Folder {
-  fs::path dir = fs::temp_directory_path() / ("duel-positions-" + std::to_string(::getpid()));
-  Folder() { fs::remove_all(dir); }
-  ~Folder() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  Folder(const Folder&) = delete;
-  Folder& operator=(const Folder&) = delete;
+// A test's folder, with files written into it.
+struct Folder : duel::test_support::Scratch {
+  Folder() : duel::test_support::Scratch("duel-positions") {}
   void write(const fs::path& rel, const std::string& text) const {
     fs::create_directories((dir / rel).parent_path());
     std::ofstream(dir / rel, std::ios::binary) << text;

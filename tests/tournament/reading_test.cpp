@@ -6,8 +6,6 @@
 // position where it was written.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "../support/scratch.hpp"
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/protocol.hpp"
 #include "duel/tournament/tasks.hpp"
@@ -28,6 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using duel::test_support::CliRun;
 using duel::test_support::duel;
+using duel::test_support::Scratch;
 using duel::test_support::slurp;
 
 // A student: a Python program that looks up the first legal move of the
@@ -82,9 +82,8 @@ const std::vector<Form> kRefused = {
 };
 
 TEST(CourseReading, TheCoursesTenSinglesInEveryForm) {
-  const fs::path dir = fs::temp_directory_path() / ("duel-reading-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const Scratch scratch("duel-reading");
+  const fs::path& dir = scratch.dir;
   // Each position's first legal move (agents/baseline.hpp's FirstAgent),
   // as output.txt writes it, by its 8 board lines.
   nlohmann::json answers = nlohmann::json::object();
@@ -169,8 +168,6 @@ TEST(CourseReading, TheCoursesTenSinglesInEveryForm) {
       EXPECT_EQ(s["single_points"], 0) << name;
     }
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 // A single-move task's reading (tasks.hpp): "reading": "course" | "strict";
@@ -178,9 +175,8 @@ TEST(CourseReading, TheCoursesTenSinglesInEveryForm) {
 // now the course's reading; false: the hand-out's letter); neither: the
 // course's. The program writes Black's legal b6-a5 as `e B6 A5`.
 TEST(CourseReading, ATasksReadingAndTheOldLenientKey) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("duel-reading-task-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const Scratch scratch("duel-reading-task");
+  const fs::path& dir = scratch.dir;
   fs::create_directories(dir / "prog");
   std::ofstream(dir / "prog" / "answer.sh") << "printf 'e B6 A5\\r\\n' > output.txt\n";
   const std::vector<std::pair<nlohmann::json, int>> cases = {
@@ -204,8 +200,6 @@ TEST(CourseReading, ATasksReadingAndTheOldLenientKey) {
     EXPECT_EQ(entry.value("point", -1), point) << reading.dump() << " -> " << entry.dump();
     if (point == 0) EXPECT_EQ(entry.value("reason", ""), "bad-output") << entry.dump();
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 }  // namespace

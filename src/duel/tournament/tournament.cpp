@@ -59,8 +59,8 @@ using json = nlohmann::json;
   if (o.format == Format::Competition) {
     h["rounds"] = o.rounds;
     h["final_size"] = o.final_size;
+    h["reference"] = o.reference;
   }
-  if (o.format == Format::Competition) h["reference"] = o.reference;
   if (o.format == Format::Grading || o.format == Format::Competition) {
     h["reference_charge"] = reference_charge_of(o);
   }
@@ -173,12 +173,13 @@ using json = nlohmann::json;
 [[nodiscard]] double later_tasks(const Field& f, const std::vector<json>& tasks, int round) {
   const Options& o = f.options;
   const std::size_t this_round = tasks.size();
+  const auto playing = static_cast<std::size_t>(
+      std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
   if (o.format == Format::Competition) {
     // The course's rounds as if no one left (an upper bound: who leaves is
     // not known before), then the final of at most final_size.
     if (tasks.empty() || tasks.back().value("final", false)) return 0.0;
-    const auto n = static_cast<double>(
-        std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
+    const auto n = static_cast<double>(playing);
     const double finalists = std::min(n, static_cast<double>(o.final_size));
     const double final_games = finalists * (finalists - 1) / 2 * o.games;
     if (n <= o.final_size) return final_games;
@@ -186,8 +187,6 @@ using json = nlohmann::json;
     return std::max(0, pair_rounds) * n * 4.5 / 2 * o.games + final_games;
   }
   if (o.format == Format::Swiss) {
-    const auto playing = static_cast<std::size_t>(
-        std::ranges::count_if(f.entrants, [](const Submission& s) { return s.ok(); }));
     return static_cast<double>(this_round) * std::max(0, swiss_rounds(o, playing) - round);
   }
   if (o.format != Format::Knockout) return 0.0;
@@ -288,8 +287,7 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
     }
     std::vector<const json*> todo;
     for (const std::size_t i : interleaved(is_game)) todo.push_back(planned[i]);
-    estimate.later(tasks.empty() ? TaskCost{} : cost_of(tasks.back()),
-                   later_tasks(field, tasks, round));
+    estimate.later(cost_of(tasks.back()), later_tasks(field, tasks, round));
     progress.total += static_cast<int>(tasks.size());
     progress.done += static_cast<int>(tasks.size() - todo.size());
     summary.tasks_resumed += static_cast<int>(tasks.size() - todo.size());

@@ -4,6 +4,7 @@
 // Why: everything random in Duel is reproducible from one seed, so a game, a
 // table or a failing test can be run again exactly.
 #include <cstdint>
+#include <string_view>
 
 namespace duel {
 
@@ -18,6 +19,16 @@ namespace duel {
 [[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
   std::uint64_t s = x;
   return splitmix64(s);
+}
+
+// FNV-1a, 64 bits, of the bytes of `s`, from `basis` (FNV's offset basis
+// unless a caller keeps an older one for names already on disk).
+inline constexpr std::uint64_t kFnvBasis = 0xcbf29ce484222325ULL;
+[[nodiscard]] constexpr std::uint64_t fnv1a(std::string_view s,
+                                            std::uint64_t basis = kFnvBasis) noexcept {
+  std::uint64_t h = basis;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return h;
 }
 
 // The top 53 bits of `x` as a double in [0, 1), each value equally likely.

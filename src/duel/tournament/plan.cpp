@@ -47,10 +47,8 @@ using json = nlohmann::json;
 [[nodiscard]] json reference_side(const Options& o, const std::string& student, int number) {
   std::string program = o.reference;
   if (course_reference(o) && program.find("seed=") == std::string::npos) {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the student's name
-    for (const char c : student) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    const std::uint64_t seed =
-        mix64(o.seed ^ h ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(number + 1)));
+    const std::uint64_t seed = mix64(
+        o.seed ^ fnv1a(student) ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(number + 1)));
     program += fmt::format("{}seed={}", program.find(':', 5) == std::string::npos ? ":" : ",",
                            seed % 1000000007ULL);
   }
@@ -78,6 +76,21 @@ using json = nlohmann::json;
             {"disk_limit", o.disk_mb << 20},
             {"wall_factor", o.wall_factor}});
   return t;
+}
+
+// `count` games of student `s` against the reference, the student first in
+// the even ones, keyed `prefix/G`; appended to `out`.
+void reference_games(const Field& f, const Submission& s, int count, const std::string& stage,
+                     int round, const std::string& prefix, std::vector<json>& out) {
+  const Options& o = f.options;
+  for (int g = 0; g < count; ++g) {
+    const json me = side_of(o, s);
+    const json reference = reference_side(o, s.name, g);
+    const std::array<json, 2> sides =
+        g % 2 == 0 ? std::array{me, reference} : std::array{reference, me};
+    out.push_back(game(f, stage, round, fmt::format("{}/{}", prefix, g), sides, {0, 0}, g,
+                       Opening{}, {s.name, "reference"}));
+  }
 }
 
 // Every game of `pairs` (indices into the entrants), `games` each, by the
@@ -146,14 +159,7 @@ std::vector<json> grading(const Field& f) {
                      {"dir", "games/" + task_folder(key)}});
     }
     // Seed 003: "Your agent will be given the first move on 5 of the 9 games."
-    for (int g = 0; g < o.reference_games; ++g) {
-      const json me = side_of(o, s);
-      const json reference = reference_side(o, s.name, g);
-      const std::array<json, 2> sides =
-          g % 2 == 0 ? std::array{me, reference} : std::array{reference, me};
-      out.push_back(game(f, "reference", 0, fmt::format("reference/{}/{}", s.name, g), sides,
-                         {0, 0}, g, Opening{}, {s.name, "reference"}));
-    }
+    reference_games(f, s, o.reference_games, "reference", 0, "reference/" + s.name, out);
   }
   return out;
 }
@@ -349,6 +355,18 @@ std::vector<json> swiss_round(const Field& f, const Entries& journal, int round)
   return out;
 }
 
+// Every pair of `among` (entrant indices) once, by the arena's schedule of
+// a round-robin or a gauntlet (the first against each other).
+[[nodiscard]] std::vector<arena::Pairing> pairs_of(const std::vector<std::size_t>& among,
+                                                   arena::Format format) {
+  std::vector<arena::Pairing> pairs;
+  for (const auto& p : arena::pairings(static_cast<int>(among.size()), format)) {
+    pairs.push_back({static_cast<int>(among[static_cast<std::size_t>(p.a)]),
+                     static_cast<int>(among[static_cast<std::size_t>(p.b)])});
+  }
+  return pairs;
+}
+
 // The competition as the course ran it (RULES.md §6a, its runitall-log.txt):
 // round 1 against the reference; then rounds in which each student meets 4
 // or 5 others, `games` games a pair; then, once the field is at most
@@ -431,15 +449,8 @@ std::vector<json> course_round(const Field& f, const Entries& journal, int round
       std::vector<json> out;
       for (const std::size_t i : c.alive) {
         const Submission& s = f.entrants[i];
-        for (int g = 0; g < o.games; ++g) {
-          const json me = side_of(o, s);
-          const json reference = reference_side(o, s.name, g);
-          const std::array<json, 2> sides =
-              g % 2 == 0 ? std::array{me, reference} : std::array{reference, me};
-          out.push_back(game(f, "competition", 1,
-                             fmt::format("competition/1/{}/reference/{}", s.name, g), sides, {0, 0},
-                             g, Opening{}, {s.name, "reference"}));
-        }
+        reference_games(f, s, o.games, "competition", 1,
+                        fmt::format("competition/1/{}/reference", s.name), out);
       }
       return out;
     }
@@ -448,13 +459,9 @@ std::vector<json> course_round(const Field& f, const Entries& journal, int round
                             course_pairs(c.alive, round_seed(o.seed, round)),
                             round_seed(o.seed, round));
     case CourseRound::Kind::Final: {
-      std::vector<arena::Pairing> pairs;
-      for (std::size_t a = 0; a < c.alive.size(); ++a) {
-        for (std::size_t b = a + 1; b < c.alive.size(); ++b) {
-          pairs.push_back({static_cast<int>(c.alive[a]), static_cast<int>(c.alive[b])});
-        }
-      }
-      auto tasks = pairings_games(f, "competition", round, pairs, round_seed(o.seed, round));
+      auto tasks =
+          pairings_games(f, "competition", round, pairs_of(c.alive, arena::Format::RoundRobin),
+                         round_seed(o.seed, round));
       for (auto& t : tasks) t["final"] = true;
       return tasks;
     }
@@ -486,8 +493,9 @@ std::string task_folder(const std::string& key) {
     out += keep ? c : '_';
   }
   if (out.size() > 80) out.resize(80);
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
-  for (const char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  // FNV-1a from the basis these folder names have always used (not FNV's:
+  // a digit short), so the folders of an earlier run keep their names.
+  const std::uint64_t h = fnv1a(key, 1469598103934665603ULL);
   return fmt::format("{}-{:08x}", out, h & 0xFFFFFFFFULL);
 }
 
@@ -509,15 +517,9 @@ std::vector<json> plan_round(const Field& f, const Entries& journal, int round) 
     case Format::RoundRobin:
     case Format::Gauntlet: {
       if (round != 1) return {};
-      const auto alive = playing(f);
-      std::vector<arena::Pairing> pairs;
-      for (const auto& p :
-           arena::pairings(static_cast<int>(alive.size()), o.format == Format::Gauntlet
-                                                               ? arena::Format::Gauntlet
-                                                               : arena::Format::RoundRobin)) {
-        pairs.push_back({static_cast<int>(alive[static_cast<std::size_t>(p.a)]),
-                         static_cast<int>(alive[static_cast<std::size_t>(p.b)])});
-      }
+      const auto pairs =
+          pairs_of(playing(f), o.format == Format::Gauntlet ? arena::Format::Gauntlet
+                                                            : arena::Format::RoundRobin);
       return pairings_games(f, std::string(format_name(o.format)), 0, pairs, o.seed);
     }
     case Format::Knockout: {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cassert>
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "duel/core/rng.hpp"
@@ -157,19 +158,16 @@ void course_moves(const Position& p, std::vector<CourseMove>& out) {
 }
 
 std::uint64_t position_hash(const Position& p) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  const auto add = [&h](char c) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  };
+  std::string text;
+  text.reserve(65);
   for (int row = 0; row < 8; ++row) {
     for (int file = 0; file < 8; ++file) {
       const int sq = square_at(row, file);
-      add(sq < 0 ? '.' : piece_char(p, sq));
+      text += sq < 0 ? '.' : piece_char(p, sq);
     }
   }
-  add(p.to_move() == Player::First ? 'B' : 'W');
-  return h;
+  text += p.to_move() == Player::First ? 'B' : 'W';
+  return fnv1a(text);
 }
 
 Answer search(const Query& q) {

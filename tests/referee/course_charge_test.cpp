@@ -50,25 +50,44 @@ TEST(CourseCharge, CloseCallsAreUnderATenthOfASecond) {
   EXPECT_FALSE(duel::referee::close_call(12.0, 300.0));
 }
 
-// A student program that burns `busy` seconds of its own CPU, then plays
-// Duel's first legal move from the same process (exec), so every move of
-// it costs a known CPU time of at least `busy`.
+// A student program for a board of lone kings: it burns `busy` seconds of
+// its own user CPU, then moves its king (a jump when it has one, else the
+// first free diagonal), so every move costs a known CPU time a little over
+// `busy` (Python's start-up), without a Duel process whose start-up a
+// loaded machine could stretch.
 [[nodiscard]] std::string busy_student(const fs::path& dir, double busy) {
   const fs::path p = dir / "student.py";
-  std::ofstream(p) << "import os, time\n"
-                   << "t = time.process_time()\n"
-                   << "while time.process_time() - t < " << busy << ":\n"
-                   << "    pass\n"
-                   << "os.execv('" << DUEL_BIN << "', ['duel', 'homework', '--agent', 'first'])\n";
-  return "python3 " + p.string();
+  std::ofstream(p)
+      << "import os\n"
+      << "t = os.times().user\n"
+      << "while os.times().user - t < " << busy << ":\n"
+      << "    pass\n"
+      << "lines = open('input.txt').read().split()\n"
+      << "me = 'B' if lines[1] == 'BLACK' else 'W'\n"
+      << "board = lines[3:11]\n"
+      << "at = lambda r, c: board[r][c] if 0 <= r < 8 and 0 <= c < 8 else '#'\n"
+      << "name = lambda r, c: 'abcdefgh'[c] + str(8 - r)\n"
+      << "r, c = next((r, c) for r in range(8) for c in range(8) if at(r, c) == me)\n"
+      << "steps = [(-1, -1), (-1, 1), (1, -1), (1, 1)]\n"
+      << "jumps = [(dr, dc) for dr, dc in steps if at(r + dr, c + dc) not in '.#' + me\n"
+      << "         and at(r + 2 * dr, c + 2 * dc) == '.']\n"
+      << "if jumps:\n"
+      << "    dr, dc = jumps[0]\n"
+      << "    move = 'J ' + name(r, c) + ' ' + name(r + 2 * dr, c + 2 * dc)\n"
+      << "else:\n"
+      << "    dr, dc = next(d for d in steps if at(r + d[0], c + d[1]) == '.')\n"
+      << "    move = 'E ' + name(r, c) + ' ' + name(r + dr, c + dc)\n"
+      << "open('output.txt', 'w').write(move + '\\n')\n";
+  // Debian's Python (README): a version manager's shim on PATH would add
+  // its own start-up, a few tenths of a second, to every move.
+  return "/usr/bin/python3 " + p.string();
 }
 
-// Two lone kings cannot capture: the game ends by the draw rule (8 plies
-// here) and time left decides it. The student uses about 0.12 s a move;
-// the course's reference is charged 0.29 s a move, so the student has more
-// time left and wins (in the course 56 of 232 drawn reference games went to
-// the student, RULES.md §6a); charged what it really uses (a few ms of C++)
-// the reference would win every such draw.
+// Two lone kings from opposite corners (the fixed seed keeps them apart):
+// the game ends by the draw rule (8 plies here) and time left decides it. The student uses about
+// 0.12 s a move; the course's reference is charged 0.29 s a move, so the student has more time left
+// and wins (in the course 56 of 232 drawn reference games went to the student, RULES.md §6a);
+// charged what it really uses (a few ms of C++) the reference would win every such draw.
 TEST(CourseCharge, ADrawnReferenceGameGoesAsInTheCourse) {
   if (duel::test_support::sanitized()) GTEST_SKIP() << "the reference is timed: Release tree";
   Scratch s("duel-course-charge");
@@ -97,8 +116,9 @@ TEST(CourseCharge, ADrawnReferenceGameGoesAsInTheCourse) {
   }
   const int reference_moves = static_cast<int>(g["cpu"].size()) / 2;
   EXPECT_NEAR(g["time_left"][1].get<double>(), 300.0 - 0.29 * reference_moves, 1e-6);
-  // Step 2. Charged as measured, the fast reference wins the same draw.
-  const auto measured = game("--charge-per-move 0 --charge-per-move 0");
+  // Step 2. Charged exactly as measured (no tick, so no wall time for a
+  // move under one), the fast reference wins the same draw.
+  const auto measured = game("--cpu-tick 0 --charge-per-move 0 --charge-per-move 0");
   ASSERT_TRUE(measured.is_object());
   EXPECT_EQ(measured["games"][0]["winner"], 1) << measured.dump();
 }

@@ -10,7 +10,7 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-setuptools python3-venv python3-pip
   python3-torch python3-numpy
   libmicrohttpd-dev libcpp-httplib-dev wrk
-  python3-distributed iproute2
+  python3-distributed iproute2 bubblewrap util-linux
   clang-14 libclang-rt-14-dev
 )
 missing=()

@@ -45,6 +45,7 @@ struct RefereeOptions {
   bool lenient = false;  // deprecated: the course's reading, now the default
   bool json = false;
   bool quiet = false;
+  BoxFlags box;
 };
 
 std::atomic<bool> g_stop{false};
@@ -124,7 +125,8 @@ nlohmann::json to_json(const referee::MatchResult& m, const std::string& charge)
     if (!a.calibration.empty()) j["calibration"] = a.calibration;
     agents.push_back(j);
   }
-  nlohmann::json out = {{"games", games}, {"agents", agents}, {"cpu", charge}};
+  nlohmann::json out = {
+      {"games", games}, {"agents", agents}, {"cpu", charge}, {"sandbox", m.sandbox}};
   if (!m.workdir.empty()) out["workdir"] = m.workdir.string();
   if (m.cancelled) out["cancelled"] = true;
   return out;
@@ -216,6 +218,11 @@ int run_referee(const RefereeOptions& o) {
     pdn.open(o.pdnout, std::ios::app);
     if (!pdn) return bad_input("--pdnout: cannot write " + o.pdnout);
   }
+  options.sandbox = !o.box.no_sandbox;
+  options.limits = o.box.limits();
+  if (options.sandbox) {
+    if (auto ok = box::check(); !ok) return bad_input("referee: " + ok.error());
+  }
   options.adopt_strays = true;  // this process starts nothing else meanwhile
   options.cancel = &g_stop;
   catch_stop_signals();
@@ -263,6 +270,7 @@ int run_referee(const RefereeOptions& o) {
                                a.wins, a.draws, a.losses);
     }
     if (!m.workdir.empty()) std::cout << "agents' files kept in " << m.workdir.string() << '\n';
+    if (!m.sandbox) std::cout << "the programs ran unboxed, with your rights (--no-sandbox)\n";
   }
   if (m.cancelled) {
     std::cerr << "duel: referee interrupted\n";
@@ -319,6 +327,7 @@ Command add_referee(CLI::App& app) {
                 "read it: any case, spacing, line ending and blank lines)");
   // Old scripts: --lenient was the practice reading the course's is now.
   sub->add_flag("--lenient", o->lenient, "Deprecated: the default reading")->group("");
+  add_box_options(sub, o->box);
   sub->add_flag("--json", o->json, "One JSON document");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o] { return run_referee(*o); }};

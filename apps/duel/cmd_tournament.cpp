@@ -55,6 +55,7 @@ struct TournamentArgs {
   std::string worker_duel;
   bool quiet = false;
   std::string config;  // cs3243: the configuration file for sys.argv[1]; "": the course's
+  BoxFlags box;
 };
 
 std::atomic<bool> g_stop{false};
@@ -127,6 +128,13 @@ int run_cs3243(const TournamentArgs& a) {
     args.insert(args.end(), {"--time-limit", a.time});
   }
   if (a.quiet) args.emplace_back("--quiet");
+  // The grader boxes each student's child with this binary's `duel box`.
+  if (a.box.no_sandbox) {
+    args.emplace_back("--no-sandbox");
+  } else {
+    args.insert(args.end(), {"--memory", std::to_string(a.box.memory_mib)});
+    ::setenv("DUEL_BIN", self.string().c_str(), 1);
+  }
   if (!a.config.empty()) {
     // Checked here too, so that the message is the CLI's one line.
     const int fd = ::open(a.config.c_str(), O_RDONLY | O_CLOEXEC);
@@ -152,6 +160,9 @@ int run_tournament(const TournamentArgs& a) {
   // Step 1. The course, and the options checked before anything runs. Nothing
   // this command starts outlives it, even killed with SIGKILL (tree_guard.hpp).
   guard_process_tree();
+  if (!a.box.no_sandbox) {
+    if (auto ok = box::check(); !ok) return bad_input("tournament: " + ok.error());
+  }
   if (a.course == "cs3243") return run_cs3243(a);
   if (!a.config.empty()) return bad_input("tournament: --config is cs3243's (AB.py's sys.argv[1])");
   tournament::Options o;
@@ -238,6 +249,8 @@ int run_tournament(const TournamentArgs& a) {
                        : games::checkers::protocol::Reading::Course;
   o.wall_factor = a.wall_factor;
   o.disk_mb = a.disk_mb;
+  o.limits.sandbox = !a.box.no_sandbox;
+  o.limits.box = a.box.limits();
   o.scheduler = a.scheduler;
   o.shared_dir = a.shared_dir;
   o.worker_duel = a.worker_duel;
@@ -376,6 +389,7 @@ Command add_tournament(CLI::App& app) {
                   "MiB a program's folder may hold, its files and logs (over it loses)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
+  add_box_options(sub, a->box);
   add_cluster_options(sub, a->scheduler, a->worker_duel, "Run every task");
   sub->add_flag("--shared-dir", a->shared_dir,
                 "With --scheduler: --out is on every host at the same path (nothing shipped)");

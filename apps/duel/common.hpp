@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/box/box.hpp"
 #include "duel/core/build_id.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/core/types.hpp"
@@ -46,6 +47,7 @@ Command add_tournament(CLI::App& app);
 Command add_task(CLI::App& app);
 Command add_egdb(CLI::App& app);
 Command add_positions(CLI::App& app);
+Command add_box(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 // --scheduler and --worker-duel, as every command that runs on a Dask
@@ -66,6 +68,34 @@ inline void add_cpu_tick_option(CLI::App* sub, double& tick) {
                   "A move is charged its CPU in whole ticks of this many seconds, rounded down "
                   "(the course's time -f %U: 0.01), or its wall time when that is 0; 0: exactly")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+}
+
+// --no-sandbox, --memory, --processes: how the programs a command runs are
+// boxed (box/box.hpp, docs/box.md).
+struct BoxFlags {
+  bool no_sandbox = false;
+  std::uint64_t memory_mib = box::Limits{}.memory >> 20;
+  int processes = box::Limits{}.processes;
+  [[nodiscard]] box::Limits limits() const {
+    box::Limits l;
+    l.memory = memory_mib << 20;
+    l.processes = processes;
+    return l;
+  }
+};
+
+inline void add_box_options(CLI::App* sub, BoxFlags& flags) {
+  sub->add_flag("--no-sandbox", flags.no_sandbox,
+                "Run the programs with your own rights, unboxed (the results say so); only for "
+                "programs you trust");
+  sub->add_option("--memory", flags.memory_mib,
+                  "MiB a program's processes may hold together (over it loses the move)")
+      ->check(CLI::Range(16, 1 << 20))
+      ->capture_default_str();
+  sub->add_option("--processes", flags.processes,
+                  "Processes and threads a program may run at once (over it loses the move)")
+      ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
 }
 

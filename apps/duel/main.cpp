@@ -32,7 +32,7 @@ constexpr Entry kCommands[] = {
     {"tune", duel::cli::add_tune},           {"serve", duel::cli::add_serve},
     {"soak", duel::cli::add_soak},           {"tournament", duel::cli::add_tournament},
     {"task", duel::cli::add_task},           {"egdb", duel::cli::add_egdb},
-    {"positions", duel::cli::add_positions},
+    {"positions", duel::cli::add_positions}, {"box", duel::cli::add_box},
 };
 
 // The checkers endgame tables the engine probes: the directory DUEL_EGDB

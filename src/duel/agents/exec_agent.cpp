@@ -44,8 +44,10 @@ ExecAgent::ExecAgent(ExecSettings settings)
     : m_settings(std::move(settings)), m_time_left(m_settings.seconds) {
   std::error_code ec;
   // A submission's relative program (`./homework`) is its folder's.
-  m_resolved = referee::resolve_command(
-      m_settings.command, m_settings.source.empty() ? fs::current_path(ec) : m_settings.source);
+  const fs::path from = m_settings.source.empty() ? fs::current_path(ec) : m_settings.source;
+  m_resolved = referee::resolve_command(m_settings.command, from);
+  m_box = referee::agent_box(m_settings.command, from, m_settings.sandbox, m_settings.limits);
+  if (m_box && !m_settings.source.empty()) m_box->read_only.push_back(m_settings.source);
 }
 
 ExecAgent::~ExecAgent() {
@@ -89,7 +91,8 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
       // The submission as it came (its calibration.txt too), never its own
       // playdata.txt from an earlier game.
       std::error_code copy_ec;
-      fs::copy(m_settings.source, m_dir, fs::copy_options::recursive, copy_ec);
+      fs::copy(m_settings.source, m_dir,
+               fs::copy_options::recursive | fs::copy_options::skip_symlinks, copy_ec);
       if (copy_ec) {
         m_failure =
             fmt::format("cannot copy {}: {}", m_settings.source.string(), copy_ec.message());
@@ -115,6 +118,7 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   setup.wall_factor = m_settings.wall_factor;
   setup.tick = m_settings.tick;
   setup.charge_per_move = m_settings.charge_per_move;
+  setup.box = m_box;
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

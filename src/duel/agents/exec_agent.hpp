@@ -42,6 +42,10 @@ struct ExecSettings {
   double wall_factor = referee::TurnSetup{}.wall_factor;  // a move's wall limit: this x time left
   double tick = referee::TurnSetup{}.tick;                // how a move is charged (TurnSetup::tick)
   double charge_per_move = 0.0;  // > 0: each move charged exactly this (TurnSetup)
+  // The program runs in a box with these limits, `source` shown read-only
+  // (referee::agent_box); false: with our rights.
+  bool sandbox = true;
+  box::Limits limits;
 };
 
 class ExecAgent final : public Agent<games::checkers::State> {
@@ -64,8 +68,9 @@ class ExecAgent final : public Agent<games::checkers::State> {
 
  private:
   ExecSettings m_settings;
-  std::string m_resolved;       // the command as run (referee::resolve_command)
-  std::filesystem::path m_dir;  // the program's home: a fresh temporary directory
+  std::string m_resolved;            // the command as run (referee::resolve_command)
+  std::optional<box::Policy> m_box;  // its box (its dir set per move)
+  std::filesystem::path m_dir;       // the program's home: a fresh temporary directory
   double m_time_left = 0.0;
   std::string m_failure;
 };

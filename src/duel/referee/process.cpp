@@ -29,6 +29,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/box/cgroup.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/referee/spawn.hpp"
 
@@ -347,6 +348,10 @@ std::string RunResult::describe() const {
     case Stop::DiskLimit:
       return fmt::format("its folder passed the disk limit ({} bytes); killed", disk_bytes);
     case Stop::OutputLimit: return "it passed the output limit; killed";
+    case Stop::MemoryLimit:
+    case Stop::ProcessLimit: return limit;
+    case Stop::SystemCpuLimit:
+      return fmt::format("stopped: its system CPU passed the limit ({:.3f} s)", cpu.system);
     case Stop::SpawnFailed: return error;
   }
   return "unknown";
@@ -356,8 +361,16 @@ RunResult run_agent(const RunSpec& spec) {
   // Orphans of the agent come back to us, not to init (process-wide, idempotent).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   RunResult r;
+  // Step 0. A boxed program's budgets: its cgroups, made before it starts.
+  box::Cgroups cgroups;
+  box::ChildSteps steps;
+  if (spec.box) {
+    cgroups = box::Cgroups::make(spec.box->limits);
+    steps = box::child_steps(spec.box->limits);
+    cgroups.prepare(steps);
+  }
   WallClock clock;
-  Spawned child = spawn(spec);
+  Spawned child = spawn(spec, spec.box ? &steps : nullptr);
   if (child.pid < 0) {
     r.error = child.error;
     return r;
@@ -382,11 +395,16 @@ RunResult run_agent(const RunSpec& spec) {
     return std::clamp(room / 8.0, spec.poll_seconds, std::max(spec.poll_seconds, kMaxPollSeconds));
   };
   double next_scan = interval(0.0);
+  double system = 0.0;
+  box::Cgroups::Over over = box::Cgroups::Over::None;
   while (true) {
     if (root_ended(pid)) break;
     double wall = clock.seconds();
     if (wall >= next_scan) {
-      cpu = tree.poll().charge(spec.charge);
+      const CpuTime now = tree.poll();
+      cpu = now.charge(spec.charge);
+      system = now.system;
+      if (cgroups.active()) over = cgroups.over();
       wall = clock.seconds();
       next_scan = wall + interval(wall);
     }
@@ -407,6 +425,11 @@ RunResult run_agent(const RunSpec& spec) {
       ours = Stop::DiskLimit;
     } else if (spec.output_limit > 0 && output_of(child) > spec.output_limit) {
       ours = Stop::OutputLimit;
+    } else if (over != box::Cgroups::Over::None) {
+      ours = over == box::Cgroups::Over::Memory ? Stop::MemoryLimit : Stop::ProcessLimit;
+    } else if (spec.box && spec.cpu_limit > 0.0 && system > spec.cpu_limit) {
+      // The kernel's time on its behalf is not charged, but has its own cap.
+      ours = Stop::SystemCpuLimit;
     }
     if (ours) break;
     // The pidfd wakes us at once when it ends.
@@ -423,6 +446,19 @@ RunResult run_agent(const RunSpec& spec) {
   r.leftovers = tree.clear(2.0, cleared);
   const int status = tree.reap_root();
   if (!cleared) (void)tree.clear(0.5, cleared);  // the first ran out of time
+  if (cgroups.active()) {
+    // The kernel's own count: what hit a limit, then no one left in them.
+    if (!ours && cgroups.over() != box::Cgroups::Over::None) {
+      ours = cgroups.over() == box::Cgroups::Over::Memory ? Stop::MemoryLimit : Stop::ProcessLimit;
+    }
+    r.peak_memory = cgroups.peak_memory();
+    cgroups.remove();
+  }
+  if (ours == Stop::MemoryLimit || ours == Stop::ProcessLimit) {
+    r.limit = box::over_text(
+        ours == Stop::MemoryLimit ? box::Cgroups::Over::Memory : box::Cgroups::Over::Processes,
+        spec.box->limits);
+  }
   r.cpu = tree.charged();
   r.cpu_seconds = r.cpu.charge(spec.charge);
   // What is left in the pipes, then a line for what was dropped.
@@ -449,6 +485,11 @@ RunResult run_agent(const RunSpec& spec) {
   } else if (WIFSIGNALED(status)) {
     r.stop = Stop::Signaled;
     r.signal = WTERMSIG(status);
+  } else if (spec.box && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+             WEXITSTATUS(status) < 128 + NSIG) {
+    // bwrap reports its program's death by signal N as status 128 + N.
+    r.stop = Stop::Signaled;
+    r.signal = WEXITSTATUS(status) - 128;
   } else {
     r.stop = Stop::Exited;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -18,7 +18,10 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+
+#include "duel/box/box.hpp"
 
 namespace duel::referee {
 
@@ -69,30 +72,40 @@ struct RunSpec {
   bool adopt_strays = false;
   // Set by another thread or a signal handler: stop and clean up now.
   const std::atomic<bool>* cancel = nullptr;
+  // Run it in a box (box/box.hpp; its dir is `dir` when empty): its limits
+  // replace file_size_limit, and going over one is Stop::MemoryLimit or
+  // Stop::ProcessLimit. None: run with our rights (Duel's own programs,
+  // or --no-sandbox).
+  std::optional<box::Policy> box;
 };
 
 enum class Stop : std::uint8_t {
-  Exited,       // the program ended by itself (exit_code says how)
-  Signaled,     // it died of a signal not sent by us (signal says which)
-  CpuLimit,     // we killed it: its CPU time passed cpu_limit
-  WallLimit,    // we killed it: its wall time passed wall_limit
-  Cancelled,    // we killed it: `cancel` was set
-  DiskLimit,    // we killed it: its folder passed disk_limit
-  OutputLimit,  // we killed it: it wrote more than output_limit
-  SpawnFailed,  // it never ran (error says why)
+  Exited,          // the program ended by itself (exit_code says how)
+  Signaled,        // it died of a signal not sent by us (signal says which)
+  CpuLimit,        // we killed it: its CPU time passed cpu_limit
+  WallLimit,       // we killed it: its wall time passed wall_limit
+  Cancelled,       // we killed it: `cancel` was set
+  DiskLimit,       // we killed it: its folder passed disk_limit
+  OutputLimit,     // we killed it: it wrote more than output_limit
+  MemoryLimit,     // its box's tree went over the memory limit
+  ProcessLimit,    // its box's tree went over the process limit
+  SystemCpuLimit,  // we killed it: its system CPU passed cpu_limit (boxed only)
+  SpawnFailed,     // it never ran (error says why)
 };
 
 struct RunResult {
   Stop stop = Stop::SpawnFailed;
-  int exit_code = -1;            // for Stop::Exited
-  int signal = 0;                // for Stop::Signaled
-  double cpu_seconds = 0.0;      // the charge (RunSpec::charge) of the agent and its descendants
-  CpuTime cpu;                   // both parts of it
-  double wall_seconds = 0.0;     // from start to the end of the agent's main process
-  int leftovers = 0;             // descendants still alive when it ended, killed by us
-  std::uint64_t dropped = 0;     // bytes of output past log_limit, not logged
-  std::uint64_t disk_bytes = 0;  // what its folder held when last measured (with a disk_limit)
-  std::string error;             // for Stop::SpawnFailed
+  int exit_code = -1;             // for Stop::Exited
+  int signal = 0;                 // for Stop::Signaled
+  double cpu_seconds = 0.0;       // the charge (RunSpec::charge) of the agent and its descendants
+  CpuTime cpu;                    // both parts of it
+  double wall_seconds = 0.0;      // from start to the end of the agent's main process
+  int leftovers = 0;              // descendants still alive when it ended, killed by us
+  std::uint64_t dropped = 0;      // bytes of output past log_limit, not logged
+  std::uint64_t disk_bytes = 0;   // what its folder held when last measured (with a disk_limit)
+  std::string error;              // for Stop::SpawnFailed
+  std::string limit;              // for MemoryLimit, ProcessLimit: "memory limit 2048 MiB"
+  std::uint64_t peak_memory = 0;  // boxed with a memory cgroup: the tree's most, in bytes
 
   [[nodiscard]] bool clean_exit() const noexcept { return stop == Stop::Exited && exit_code == 0; }
   // One line: "exit status 3", "killed by signal 11 (SIGSEGV)", ...

@@ -10,12 +10,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "duel/core/file.hpp"
 #include "duel/core/text.hpp"
 #include "duel/games/checkers/protocol.hpp"
+#include "duel/referee/spawn.hpp"
 
 namespace duel::referee {
 namespace fs = std::filesystem;
@@ -84,15 +87,15 @@ struct OutputFile {
 
 void append_header(const fs::path& path, const std::string& header) {
   if (header.empty()) return;
-  std::ofstream(path, std::ios::app) << header << '\n';
+  (void)append_own_file(path, header + '\n');
 }
 
 // The last non-empty line a program wrote to `path` from byte `from` on
 // (this run's part of its stderr log), cut to 160 characters; empty if none.
 [[nodiscard]] std::string last_line_from(const fs::path& path, std::uintmax_t from) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  in.seekg(static_cast<std::streamoff>(from));
+  const auto text = read_own_file(path, from);
+  if (!text) return {};
+  std::istringstream in(*text);
   std::string line;
   std::string last;
   while (std::getline(in, line)) {
@@ -122,6 +125,8 @@ std::string_view reason_text(Reason r) noexcept {
     case Reason::Killed: return "killed";
     case Reason::DiskLimit: return "disk-limit";
     case Reason::OutputLimit: return "output-limit";
+    case Reason::MemoryLimit: return "memory-limit";
+    case Reason::ProcessLimit: return "process-limit";
     case Reason::Cancelled: return "cancelled";
   }
   return "unknown";
@@ -149,6 +154,29 @@ std::string resolve_command(const std::string& command, const fs::path& cwd, Rol
   if (!fs::exists(cwd / first, ec)) return command;
   const std::string rest(text.substr(words[0].size()));
   return shell_quote((cwd / first).lexically_normal().string()) + rest;
+}
+
+std::optional<box::Policy> agent_box(const std::string& command, const fs::path& cwd, bool sandbox,
+                                     const box::Limits& limits) {
+  if (!sandbox || command.rfind("duel:", 0) == 0) return std::nullopt;
+  box::Policy policy;
+  policy.limits = limits;
+  std::vector<std::string> words = detail::direct_words(resolve_command(command, cwd));
+  if (words.empty()) {
+    for (const auto w : split(trim(command))) words.emplace_back(w);
+  }
+  std::error_code ec;
+  for (const auto& w : words) {
+    if (w.empty() || w.find('/') == std::string::npos) continue;
+    const fs::path p = fs::weakly_canonical(w.front() == '/' ? fs::path(w) : cwd / w, ec);
+    if (ec || !fs::exists(p, ec)) continue;
+    const fs::path shown = fs::is_directory(p, ec) ? p : p.parent_path();
+    const std::string text = shown.string();
+    const bool system = text == "/" || text.starts_with("/usr/") || text.starts_with("/bin") ||
+                        text.starts_with("/lib") || text.starts_with("/sbin");
+    if (!system) policy.read_only.push_back(shown);
+  }
+  return policy;
 }
 
 TurnResult play_turn(const TurnSetup& setup, const State& state) {
@@ -182,6 +210,7 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   run.disk_limit = setup.disk_limit;
   run.output_limit = setup.output_limit;
   run.log_limit = setup.output_limit;
+  run.box = setup.box;
   std::error_code size_ec;
   const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
@@ -198,6 +227,18 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
       return t;
     case Stop::Cancelled: t.loss = Reason::Cancelled; return t;
     default: break;
+  }
+  if (t.run.stop == Stop::MemoryLimit || t.run.stop == Stop::ProcessLimit) {
+    t.loss = t.run.stop == Stop::MemoryLimit ? Reason::MemoryLimit : Reason::ProcessLimit;
+    t.detail = t.run.limit + "; killed";
+    return t;
+  }
+  if (t.run.stop == Stop::SystemCpuLimit) {
+    // Time the kernel spent for it is not charged, but may not pass its clock.
+    t.loss = Reason::Time;
+    t.detail = fmt::format("used {} of system CPU with {} left; killed",
+                           seconds_text(t.run.cpu.system), seconds_text(setup.time_left));
+    return t;
   }
   if (t.run.stop == Stop::CpuLimit || used >= setup.time_left) {
     // What it really used is charged, so its time left goes below 0.
@@ -290,6 +331,11 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
   }
   const auto agent_of = [&](Player p) { return p == Player::First ? g.black : 1 - g.black; };
   State state = options.start;
+  std::error_code cwd_ec;
+  const fs::path cwd = fs::current_path(cwd_ec);
+  const std::array<std::optional<box::Policy>, 2> boxes = {
+      agent_box(options.agents[0].command, cwd, options.sandbox, options.limits),
+      agent_box(options.agents[1].command, cwd, options.sandbox, options.limits)};
 
   // Step 2. Turns until the rules or an agent end it.
   while (!state.is_terminal()) {
@@ -307,6 +353,7 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
     setup.cancel = options.cancel;
     setup.tick = options.tick;
     setup.charge_per_move = options.charge_per_move[static_cast<std::size_t>(a)];
+    setup.box = boxes[static_cast<std::size_t>(a)];
     setup.log_header = fmt::format("--- game {}, ply {}, {}, {:.3f} s left ---", number + 1,
                                    g.plies + 1, colour_name(state.to_move()), setup.time_left);
     const TurnResult t = play_turn(setup, state);
@@ -365,6 +412,7 @@ Result<MatchResult> play_match(const MatchOptions& options, const Observer& obse
     return fail("referee: the wall-clock limit must be at least the time left");
   }
   MatchResult m;
+  m.sandbox = options.sandbox;
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
   fs::path root = options.workdir;
@@ -401,6 +449,7 @@ Result<MatchResult> play_match(const MatchOptions& options, const Observer& obse
     run.out_log = dirs[i] / "calibrate.out.log";
     run.err_log = dirs[i] / "calibrate.err.log";
     run.wall_limit = options.calibrate_seconds;
+    run.box = agent_box(options.agents[i].command, cwd, options.sandbox, options.limits);
     run.poll_seconds = options.poll_seconds;
     run.adopt_strays = options.adopt_strays;
     run.cancel = options.cancel;

@@ -31,18 +31,20 @@ using games::checkers::State;
 // Why a game ended. The first three are the rules; the rest are losses of
 // the agent that was to move.
 enum class Reason : std::uint8_t {
-  NoMoves,      // the side to move has no legal move: it loses
-  DrawClock,    // draw-plies plies without capture or crowning: more time left wins
-  Repetition,   // the same placement a third time: more time left wins
-  Time,         // CPU time used reached the time left
-  Crash,        // the program died of a signal, exited non-zero, or could not start
-  NoOutput,     // no output.txt
-  BadOutput,    // output.txt is not `E from to` / `J from to` lines
-  IllegalMove,  // a well-formed move that is not legal here (a cut-short jump too)
-  Killed,       // past the wall-clock limit (sleeping, blocked): killed
-  DiskLimit,    // its folder grew past the disk limit: killed
-  OutputLimit,  // it wrote more than the output limit in one move: killed
-  Cancelled,    // the referee was asked to stop: no result
+  NoMoves,       // the side to move has no legal move: it loses
+  DrawClock,     // draw-plies plies without capture or crowning: more time left wins
+  Repetition,    // the same placement a third time: more time left wins
+  Time,          // CPU time used reached the time left
+  Crash,         // the program died of a signal, exited non-zero, or could not start
+  NoOutput,      // no output.txt
+  BadOutput,     // output.txt is not `E from to` / `J from to` lines
+  IllegalMove,   // a well-formed move that is not legal here (a cut-short jump too)
+  Killed,        // past the wall-clock limit (sleeping, blocked): killed
+  DiskLimit,     // its folder grew past the disk limit: killed
+  OutputLimit,   // it wrote more than the output limit in one move: killed
+  Cancelled,     // the referee was asked to stop: no result
+  MemoryLimit,   // its box's processes went over the memory limit
+  ProcessLimit,  // its box's processes and threads went over their limit
 };
 [[nodiscard]] std::string_view reason_text(Reason r) noexcept;
 
@@ -72,6 +74,10 @@ struct MatchOptions {
   double tick = kCourseTick;  // how a move's CPU is charged (TurnSetup::tick)
   // By agent: > 0 charges each of its moves exactly this (TurnSetup::charge_per_move).
   std::array<double, 2> charge_per_move{};
+  // Every agent but Duel's own (`duel:`) runs in a box with these limits;
+  // false runs them with our rights (--no-sandbox).
+  bool sandbox = true;
+  box::Limits limits;
 };
 
 // One move of a game, as played.
@@ -117,6 +123,7 @@ struct MatchResult {
   std::array<AgentSummary, 2> agents;
   std::filesystem::path workdir;  // empty when it was temporary and is gone
   bool cancelled = false;
+  bool sandbox = true;  // the programs ran boxed (MatchOptions::sandbox)
 };
 
 // What play_match reports as it goes.
@@ -164,6 +171,8 @@ struct TurnSetup {
   // write to stdout and stderr in one move.
   std::uint64_t disk_limit = std::uint64_t{512} << 20;
   std::uint64_t output_limit = std::uint64_t{4} << 20;
+  // The program's box (its dir is `dir`); none runs it with our rights.
+  std::optional<box::Policy> box;
 };
 
 [[nodiscard]] TurnResult play_turn(const TurnSetup& setup, const State& state);
@@ -197,5 +206,14 @@ enum class Role : std::uint8_t { Agent, Calibrate };
 [[nodiscard]] std::string resolve_command(const std::string& command,
                                           const std::filesystem::path& cwd,
                                           Role role = Role::Agent);
+
+// The box of an agent given as `command` (as the user wrote it) from `cwd`:
+// none for Duel's own (`duel:`) or without `sandbox`; else one that also
+// shows, read-only, what the command names by path outside the system's
+// folders (a program's own folder: `python3 agents/a/homework.py` shows
+// agents/a/).
+[[nodiscard]] std::optional<box::Policy> agent_box(const std::string& command,
+                                                   const std::filesystem::path& cwd, bool sandbox,
+                                                   const box::Limits& limits);
 
 }  // namespace duel::referee

@@ -148,6 +148,7 @@ struct ChildSetup {
   pid_t parent = 0;
   rlimit core{0, 0};
   rlimit fsize{RLIM_INFINITY, RLIM_INFINITY};
+  const box::ChildSteps* steps = nullptr;  // boxed: its rlimits and cgroups
 };
 
 int child_main(void* arg) {
@@ -171,7 +172,11 @@ int child_main(void* arg) {
   if (::dup2(c.fds[0], 0) < 0 || ::dup2(c.fds[1], 1) < 0 || ::dup2(c.fds[2], 2) < 0) die(errno);
   ::setrlimit(RLIMIT_CORE, &c.core);
   ::setrlimit(RLIMIT_FSIZE, &c.fsize);
+  if (c.steps != nullptr && !c.steps->run()) die(errno);
   if (::chdir(c.dir) != 0) die(errno);
+  // Nothing of ours is inherited: not a journal, a socket or a pipe that a
+  // flag forgot (the error pipe closes on exec).
+  box::close_from_3(c.error_pipe);
   ::execve(c.program, c.argv, environ);
   die(errno);
   return 127;
@@ -179,15 +184,26 @@ int child_main(void* arg) {
 
 }  // namespace
 
-[[nodiscard]] Spawned spawn(const RunSpec& spec) {
+[[nodiscard]] Spawned spawn(const RunSpec& spec, const box::ChildSteps* steps) {
   // Everything the child needs is made before clone(): after it, only
   // system calls (this may run in a threaded program).
   const std::string dir = spec.dir.string();
   std::vector<std::string> words = direct_words(spec.command);
-  std::string program = words.empty() ? std::string() : program_path(words[0], spec.dir);
-  if (program.empty()) {
-    words = {"sh", "-c", spec.command};
-    program = "/bin/sh";
+  std::string program;
+  if (spec.box) {
+    // The box finds the program on its own PATH, from inside.
+    if (words.empty()) words = {"/bin/sh", "-c", spec.command};
+    box::Policy policy = *spec.box;
+    if (policy.dir.empty()) policy.dir = spec.dir;
+    box::hand_over(policy);
+    words = box::command_line(policy, words);
+    program = words[0];
+  } else {
+    program = words.empty() ? std::string() : program_path(words[0], spec.dir);
+    if (program.empty()) {
+      words = {"sh", "-c", spec.command};
+      program = "/bin/sh";
+    }
   }
   std::vector<char*> argv;
   argv.reserve(words.size() + 1);
@@ -206,7 +222,8 @@ int child_main(void* arg) {
       continue;
     }
     int p[2] = {-1, -1};
-    made.streams[k].log = ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    made.streams[k].log =
+        ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
     opened = made.streams[k].log >= 0 && ::pipe2(p, O_CLOEXEC) == 0;
     if (opened) {
       made.streams[k].pipe = p[0];
@@ -245,6 +262,7 @@ int child_main(void* arg) {
   setup.error_pipe = pipefd[1];
   setup.parent = ::getpid();
   if (spec.file_size_limit != 0) setup.fsize = {spec.file_size_limit, spec.file_size_limit};
+  setup.steps = steps;
   // clone(CLONE_VM | CLONE_VFORK) on a stack of its own, as posix_spawn
   // does: no copy of this process's memory (a fork copies its page tables,
   // and every page a thread writes afterwards faults: in a tournament's pool

@@ -32,8 +32,10 @@ struct Spawned {
 };
 
 // Starts `spec.command` in `spec.dir`, in a session of its own, with its
-// limits set; on failure `pid` is -1 and `error` says why.
-[[nodiscard]] Spawned spawn(const RunSpec& spec);
+// limits set, nothing open but its standard three, and (`spec.box`) in its
+// box, the child taking `steps` (its cgroups and rlimits) before exec; on
+// failure `pid` is -1 and `error` says why.
+[[nodiscard]] Spawned spawn(const RunSpec& spec, const box::ChildSteps* steps = nullptr);
 
 // Reads what the pipe holds now (or, `to_end`, until every writer is gone,
 // for at most a second), logging up to `limit` bytes in all and counting

@@ -7,11 +7,13 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "duel/core/file.hpp"
 #include "duel/core/text.hpp"
 #include "duel/referee/process.hpp"
 
@@ -55,7 +57,7 @@ constexpr std::size_t kMessageBytes = 64 * 1024;
 // The text of a log, valid UTF-8, cut after kMessageLines lines or
 // kMessageBytes bytes.
 [[nodiscard]] std::string message_of(const fs::path& file) {
-  std::ifstream in(file);
+  std::istringstream in(read_own_file(file).value_or(""));
   std::string line;
   std::string out;
   int lines = 0;
@@ -101,10 +103,12 @@ struct StepFailure {
 
 // Runs `command` in `dir` with a wall limit, output to `log`.
 [[nodiscard]] StepFailure run_step(const std::string& what, const std::string& command,
-                                   const fs::path& dir, const fs::path& log, double seconds) {
+                                   const fs::path& dir, const fs::path& log, double seconds,
+                                   const PrepareLimits& limits) {
   referee::RunSpec spec;
   spec.command = command;
   spec.dir = dir;
+  if (limits.sandbox) spec.box = box::Policy{{}, {}, {}, limits.box};
   spec.out_log = log;
   spec.err_log = log;
   spec.wall_limit = seconds;
@@ -167,7 +171,7 @@ std::string compile_command(const std::string& language, const std::string& prog
   return {};
 }
 
-std::vector<Submission> find_submissions(const fs::path& class_dir) {
+std::vector<Submission> find_submissions(const fs::path& class_dir, bool sandbox) {
   std::vector<Submission> out;
   std::error_code ec;
   for (fs::directory_iterator it(class_dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -193,7 +197,7 @@ std::vector<Submission> find_submissions(const fs::path& class_dir) {
       s.program = found[0]->program;
       s.language = found[0]->language;
       s.command = found[0]->run;
-      s.command = with_real_interpreter(s.language, s.command);
+      if (!sandbox) s.command = with_real_interpreter(s.language, s.command);
     }
     out.push_back(std::move(s));
   }
@@ -234,7 +238,7 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
   // Step 2. Compile, as the course does.
   const fs::path log = home / "build.log";
   if (const std::string cc = compile_command(s.language, s.program, "homework"); !cc.empty()) {
-    StepFailure f = run_step("compiling", cc, home, log, limits.compile_seconds);
+    StepFailure f = run_step("compiling", cc, home, log, limits.compile_seconds, limits);
     s.error = std::move(f.reason);
     s.message = std::move(f.message);
     if (!s.ok()) return;
@@ -244,7 +248,8 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
   const Calibrate cal = calibrate_of(s.language);
   if (!fs::is_regular_file(home / cal.file, ec)) return;
   if (const std::string cc = compile_command(s.language, cal.file, "calibrate"); !cc.empty()) {
-    if (StepFailure f = run_step("compiling calibrate", cc, home, log, limits.compile_seconds);
+    if (StepFailure f =
+            run_step("compiling calibrate", cc, home, log, limits.compile_seconds, limits);
         !f.reason.empty()) {
       s.calibration = std::move(f.reason);
       s.message = std::move(f.message);
@@ -252,8 +257,9 @@ void prepare(Submission& s, const fs::path& home, const PrepareLimits& limits) {
     }
   }
   referee::RunSpec spec;
-  spec.command = with_real_interpreter(s.language, cal.run);
+  spec.command = limits.sandbox ? cal.run : with_real_interpreter(s.language, cal.run);
   spec.dir = home;
+  if (limits.sandbox) spec.box = box::Policy{{}, {}, {}, limits.box};
   spec.out_log = home / "calibrate.log";
   spec.err_log = home / "calibrate.log";
   spec.wall_limit = limits.calibrate_seconds;

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "duel/box/box.hpp"
+
 namespace duel::tournament {
 
 struct Submission {
@@ -38,12 +40,18 @@ struct PrepareLimits {
   double calibrate_seconds = 120.0;  // wall clock of the calibrate run (seed: "once")
   std::uintmax_t max_bytes = std::uintmax_t{64} << 20;  // the folder's size
   int max_files = 2000;
+  // Compiling, calibrating and every move run in a box with these limits
+  // (box/box.hpp); false: with our rights (--no-sandbox).
+  bool sandbox = true;
+  box::Limits box;
 };
 
 // The students in `class_dir`: each sub-folder, sorted by name, with the
 // program it holds (or why it holds none). Files at the top level and
-// hidden folders are skipped.
-[[nodiscard]] std::vector<Submission> find_submissions(const std::filesystem::path& class_dir);
+// hidden folders are skipped. Boxed (`sandbox`), an interpreter is the
+// box's (on its PATH); unboxed, the one PATH finds here, resolved.
+[[nodiscard]] std::vector<Submission> find_submissions(const std::filesystem::path& class_dir,
+                                                       bool sandbox = true);
 
 // Copies `s` into `home` (made afresh), compiles it with the course's
 // command and runs its calibrate program once there. On failure `s.error`

@@ -27,6 +27,18 @@ using json = nlohmann::json;
 }
 
 // The prepared folder of a submission, as tasks name it (under DIR).
+// A program's box, as the task runs it anywhere (a cluster's worker too):
+// only what differs from a boxed run with the default limits is written.
+void add_box(const Options& o, json& task) {
+  if (!o.limits.sandbox) {
+    task["sandbox"] = false;
+    return;
+  }
+  const box::Limits standard;
+  if (o.limits.box.memory != standard.memory) task["memory"] = o.limits.box.memory;
+  if (o.limits.box.processes != standard.processes) task["processes"] = o.limits.box.processes;
+}
+
 [[nodiscard]] std::string source_of(const Options& o, const Submission& s) {
   std::error_code ec;
   return s.home.empty() ? std::string() : fs::relative(s.home, o.out, ec).string();
@@ -75,6 +87,7 @@ using json = nlohmann::json;
             {"reading", reading_name(o)},
             {"disk_limit", o.disk_mb << 20},
             {"wall_factor", o.wall_factor}});
+  add_box(o, t);
   return t;
 }
 
@@ -157,6 +170,7 @@ std::vector<json> grading(const Field& f) {
                      {"wall_factor", o.wall_factor},
                      {"disk_limit", o.disk_mb << 20},
                      {"dir", "games/" + task_folder(key)}});
+      add_box(o, out.back());
     }
     // Seed 003: "Your agent will be given the first move on 5 of the 9 games."
     reference_games(f, s, o.reference_games, "reference", 0, "reference/" + s.name, out);

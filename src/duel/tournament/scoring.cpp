@@ -221,6 +221,7 @@ json results_document(const Field& f, const Entries& journal) {
               {"time", o.game_seconds},
               {"cpu", o.charge == referee::Charge::User ? "user" : "user+sys"},
               {"cpu_tick", o.tick},
+              {"sandbox", o.limits.sandbox},
               {"seed", o.seed},
               {"students", out},
               {"standings", standings}};

@@ -54,6 +54,15 @@ namespace protocol = games::checkers::protocol;
   return task.value("lenient", true) ? protocol::Reading::Course : protocol::Reading::Strict;
 }
 
+// The limits of a task's boxes ("sandbox", "memory", "processes"; a task
+// without them, an earlier journal's, is boxed with the defaults).
+[[nodiscard]] box::Limits limits_of(const json& task) {
+  box::Limits limits;
+  limits.memory = task.value("memory", limits.memory);
+  limits.processes = task.value("processes", limits.processes);
+  return limits;
+}
+
 // After a task, a program's folder keeps what tells what it did (the
 // protocol's files and its logs, each up to 8 MiB) and loses the rest: the
 // copy of its submission and whatever it wrote, so that a class of
@@ -66,7 +75,9 @@ void prune(const fs::path& dir) {
   std::vector<fs::path> doomed;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    const bool kept = std::ranges::find(kKept, name) != kKept.end() && it->is_regular_file(ec) &&
+    // A link its program left is never kept (nor followed).
+    const bool kept = std::ranges::find(kKept, name) != kKept.end() &&
+                      fs::is_regular_file(it->symlink_status(ec)) &&
                       it->file_size(ec) <= (std::uintmax_t{8} << 20);
     if (!kept) doomed.push_back(it->path());
   }
@@ -124,8 +135,11 @@ json single_task(const json& task, const TaskEnv& env) {
   }
   const double seconds = task["seconds"].get<double>();
   referee::TurnSetup setup;
-  setup.command = referee::resolve_command(task["program"].get<std::string>(), source);
+  const std::string program = task["program"].get<std::string>();
+  setup.command = referee::resolve_command(program, source);
   setup.dir = dir;
+  setup.box = referee::agent_box(program, source, task.value("sandbox", true), limits_of(task));
+  if (setup.box && !source.empty()) setup.box->read_only.push_back(source);
   setup.time_left = seconds;
   setup.mode = protocol::Mode::Single;
   setup.wall_factor = task.value("wall_factor", 2.0);
@@ -180,6 +194,8 @@ Result<std::unique_ptr<agents::Agent<S>>> make_side(const json& side, std::uint6
     // A task without "tick" (an older journal's) charged CPU exactly.
     settings.tick = task.value("tick", 0.0);
     settings.charge_per_move = side.value("charge_per_move", 0.0);
+    settings.sandbox = task.value("sandbox", true);
+    settings.limits = limits_of(task);
     std::error_code ec;
     fs::remove_all(home, ec);
     auto checked = agents::ExecAgent::parse(std::move(settings));
@@ -306,6 +322,12 @@ json run_task(const json& task, const TaskEnv& env) {
   // Step 1. The task by its kind.
   const std::string kind = task.value("kind", "");
   json entry;
+  if (task.value("sandbox", true) && kind != "solve" && kind != "bye") {
+    // A machine that cannot box runs no student's program (a worker too).
+    if (auto ok = box::check(); !ok) {
+      return {{"key", task["key"]}, {"kind", "error"}, {"detail", ok.error()}};
+    }
+  }
   if (kind == "single") {
     entry = single_task(task, env);
   } else if (kind == "solve") {

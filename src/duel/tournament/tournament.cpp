@@ -65,6 +65,9 @@ using json = nlohmann::json;
     h["reference_charge"] = reference_charge_of(o);
   }
   h["tick"] = o.tick;
+  // Unboxed runs say so (results.json, index.html); a boxed run's header is
+  // as before, so journals of earlier runs resume.
+  if (!o.limits.sandbox) h["sandbox"] = false;
   if (o.format == Format::Swiss || o.format == Format::Knockout ||
       o.format == Format::Competition) {
     json names = json::array();
@@ -95,7 +98,7 @@ using json = nlohmann::json;
     if (!fs::is_directory(o.class_dir, ec)) {
       return fail(fmt::format("tournament: {} is not a folder", o.class_dir.string()));
     }
-    for (auto& s : find_submissions(o.class_dir)) {
+    for (auto& s : find_submissions(o.class_dir, o.limits.sandbox)) {
       s.name = unique(s.name);
       out.push_back(std::move(s));
     }

@@ -235,8 +235,9 @@ def test_grader_on_a_broken_agent():
 
 def test_grader_on_the_engine_full_run():
     """The must-show: the hand-out's full grading (10 games against each opponent) of a
-    file that is Duel's engine: 10/10 marks."""
-    r = grade_cli("grade", DATA / "engine_agent.py")
+    file that is Duel's engine: 10/10 marks. Unboxed: the box hides Duel's package from
+    students' code (test_hostile_cs3243.py), and this file is Duel's adapter."""
+    r = grade_cli("grade", DATA / "engine_agent.py", "--no-sandbox")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "10 games per opponent" in r.stdout
@@ -388,7 +389,8 @@ def test_grader_import_error_loses_every_game(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["grade", "no/such/AB.py"], "duel.cs3243: no/such/AB.py: no such file"),
-    (["grade", "tests/python/conftest.py"],
+    # Unboxed: in a box conftest.py's `import duel` fails, an import error to grade.
+    (["grade", "tests/python/conftest.py", "--no-sandbox"],
      "duel.cs3243: tests/python/conftest.py: defines no studentAgent(gameboard)"),
     (["grade", "tests/python"], "duel.cs3243: tests/python: not a file"),
     (["grade", "tests/python/data/cs3243/engine_agent.py", "--games", "0"],
@@ -472,8 +474,9 @@ def test_a_whole_class(tmp_path):
     os.mkdir(os.path.join(str(subs), odd))
     (subs / odd / "AB.py").write_text((DATA / "engine_agent.py").read_text())
     out = tmp_path / "out"
+    # Unboxed: two students are Duel's adapter, which the box does not let import duel.
     args = ["class", subs, "--out", out, "--games", "1", "--opponent", "first",
-            "--concurrency", "2"]
+            "--concurrency", "2", "--no-sandbox"]
     r = grade_cli(*args, timeout=300)
     assert r.returncode == 0, r.stderr
     lines = (out / "journal.jsonl").read_text().splitlines()
@@ -510,7 +513,8 @@ def test_a_whole_class(tmp_path):
     assert "7 students, 1 graded now, 6 from the journal" in r.stdout, r.stdout
     assert len((out / "journal.jsonl").read_text().splitlines()) == 8
     # Other options with the same folder: refused, not mixed in.
-    r = grade_cli("class", subs, "--out", out, "--games", "2", "--opponent", "first")
+    r = grade_cli("class", subs, "--out", out, "--games", "2", "--opponent", "first",
+                  "--no-sandbox")
     assert r.returncode == 2 and "journal of another tournament" in r.stderr, r.stderr
     # Bad input: one line, status 2.
     r = grade_cli("class", tmp_path / "nowhere", "--out", out)

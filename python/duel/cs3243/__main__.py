@@ -1,11 +1,13 @@
-"""``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--config F] [--json]``:
+"""``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--config F] [--memory MIB] [--no-sandbox] [--json]``:
 the hand-out's grading of a student's ``studentAgent`` (duel.cs3243.grader).
 
 Prints the rubric table (win-or-draw rate against each of the five opponents,
 pass/fail against the hand-out's bar, marks out of 10) and the reason of every
-game lost; ``--json`` prints the whole run as JSON instead. Exit status 0 once
-graded (whatever the marks), 2 with a one-line message for bad input (a
-missing file, a file without studentAgent, a bad option).
+game lost; ``--json`` prints the whole run as JSON instead. The student's code
+runs in ``duel box`` (``--no-sandbox``: unboxed). Exit status 0 once graded
+(whatever the marks), 2 with a one-line message for bad input (a missing
+file, a file without studentAgent, a bad option) or when this machine cannot
+box and ``--no-sandbox`` was not given.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import time
 from typing import Dict, List, NoReturn, Optional
 
 from . import TIME_LIMIT
-from .classroom import JournalError, find_submissions, grade_class
-from .grader import OPPONENTS, GameRecord, Opponent, StudentFileError, grade_file
+from .classroom import find_submissions, grade_class
+from .grader import (MEMORY_MIB, MEMORY_RANGE, OPPONENTS, GameRecord, Opponent, SandboxError,
+                     StudentFileError, grade_file)
 
 PROG = "python3 -m duel.cs3243"
 
@@ -46,6 +49,11 @@ def _add_grading_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="the configuration file the student's code gets a copy of in "
                         "sys.argv[1] (default the course's, RULES.md §6b)")
+    p.add_argument("--memory", type=int, metavar="MIB",
+                   help=f"memory limit of a student's box, MiB (default {MEMORY_MIB})")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run students' code unboxed, as this user, with this machine's "
+                        "folders and network (the results say sandbox: false)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
         help="grade a folder of submissions, one row per student",
         description=(
             "Grades every submission in SUBMISSIONS (a folder A0123456X/ holding AB.py, or "
-            "A0123456X.zip holding AB.py) as `grade` does, and writes OUT/results.json, "
+            "A0123456X.zip holding AB.py) as `grade` does, each student's code in duel box "
+            "with a private copy of its own folder, and writes OUT/results.json, "
             "results.csv, index.html and grades.md; OUT/journal.jsonl is the journal: run "
             "the same command again to resume."
         ),
@@ -94,6 +103,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.time_limit >= 0:
         parser.error(f"--time-limit must be 0 or more seconds, not {args.time_limit:g}")
     opponents = [o for o in OPPONENTS if not args.opponent or o.spec in args.opponent]
+    if args.memory is not None and args.no_sandbox:
+        parser.error("--memory is the box's limit; with --no-sandbox there is none")
+    if args.memory is not None and not MEMORY_RANGE[0] <= args.memory <= MEMORY_RANGE[1]:
+        parser.error(f"--memory must be from {MEMORY_RANGE[0]} to {MEMORY_RANGE[1]} MiB,"
+                     f" not {args.memory}")
+    args.memory = MEMORY_MIB if args.memory is None else args.memory
     args.config_text = None
     if args.config is not None:
         try:
@@ -112,8 +127,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         result = grade_file(args.file, games=args.games, seed=args.seed,
                             time_limit=args.time_limit, opponents=opponents, on_game=progress,
-                            config=args.config_text)
-    except StudentFileError as e:
+                            config=args.config_text, sandbox=not args.no_sandbox,
+                            memory=args.memory)
+    except (StudentFileError, SandboxError) as e:
         parser.error(str(e))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
@@ -150,9 +166,10 @@ def _run_class(parser: argparse.ArgumentParser, args: argparse.Namespace,
     try:
         rows = grade_class(folder, out, opponents=opponents, on_student=progress,
                            concurrency=args.concurrency, games=args.games, seed=args.seed,
-                           time_limit=args.time_limit, config=args.config_text)
-    except JournalError as e:
-        parser.error(str(e))
+                           time_limit=args.time_limit, config=args.config_text,
+                           sandbox=not args.no_sandbox, memory=args.memory)
+    except (ValueError, SandboxError) as e:  # JournalError, --out in the class folder
+        parser.error(" ".join(str(e).split()))
     print(f"cs3243 grading: {total} students, {graded} graded now, "
           f"{len(rows) - graded} from the journal")
     for s in json.loads((out / "results.json").read_text(encoding="utf-8"))["standings"]:

@@ -2,28 +2,42 @@
 
 Why a process: a student's call that never returns (``time.sleep(45)``, an
 endless loop) cannot be stopped inside the grader's own interpreter; in a
-child it is killed at its deadline and the grader goes on. The child also
-keeps the student's printing away from the grader at the file-descriptor
-level (its fds 0, 1 and 2 are /dev/null) and, started as a script, runs
-with a fixed ``PYTHONHASHSEED`` so set-ordered choices repeat from run to
-run.
+child it is killed at its deadline and the grader goes on. A student's
+file runs in this script, started by the grader inside ``duel box`` (its
+own user, no network, nothing of the machine's folders but the system's
+and the student's private work folder; grader.py); the child also keeps
+the student's printing away from the grader at the file-descriptor level
+(its fds 0, 1 and 2 end up on /dev/null) and runs with a fixed
+``PYTHONHASHSEED`` so set-ordered choices repeat from run to run.
 
-The protocol, one JSON document a line, on two pipes the parent passes:
-the child first says ``{"ready": true}``, ``{"import_error": TEXT}`` (the
-import raised) or ``{"no_agent": TEXT}`` (the file has no studentAgent);
-then each request gets one answer:
+The protocol, one JSON document a line, requests on the child's stdin and
+answers on its stdout (which it moves to descriptors of its own at start):
+a file's child first says ``{"started": true}`` (before it runs any of the
+student's code: so the grader tells its own or the box's failure from the
+student's), then ``{"ready": true}``, ``{"import_error": TEXT}`` (the import
+raised) or ``{"no_agent": TEXT}`` (the file has no studentAgent);
+then each request gets one answer carrying the request's ``id``:
 
-- ``{"op": "seed", "seed": N}`` -> ``{"ok": true}`` (``random.seed(N)``);
-- ``{"op": "move", "board": [[file, row, piece, colour], ...]}`` ->
-  ``{"answer": A, "seconds": S}``, ``{"garbage": REPR, "seconds": S}`` (an
-  answer that is not made of tuples, lists, text and numbers) or
-  ``{"raised": TEXT, "seconds": S}``.
+- ``{"op": "seed", "seed": N, "id": I}`` -> ``{"ok": true, "id": I}``
+  (``random.seed(N)``);
+- ``{"op": "move", "board": [[file, row, piece, colour], ...], "id": I}`` ->
+  ``{"answer": A, "id": I}``, ``{"garbage": REPR, "id": I}`` (an answer that
+  is not made of tuples, lists, text and numbers) or ``{"raised": TEXT,
+  "id": I}``.
 
-The child dies with the grader: it asks the kernel for SIGKILL when its
-parent dies (``die_with_parent``), so a grader killed with SIGKILL leaves
-no student process running (the grader's pool workers do the same).
+The child reports no time: the grader times each call itself, from writing
+the request to reading the answer, so that nothing the student's code
+does to this process's clocks or pipes counts (grader.py). A line that
+does not carry the request's ``id`` (written by the student's code before
+the request came) is not an answer.
 
-Standard library only: started as a script, it imports nothing of Duel's.
+Unboxed (``--no-sandbox``), the child dies with the grader: it asks the
+kernel for SIGKILL when its parent dies (``die_with_parent``), so a grader
+killed with SIGKILL leaves no student process running (the grader's pool
+workers do the same). In a box, killing ``duel box`` ends everything in it.
+
+Standard library only: started as a script, it imports nothing of Duel's
+(in a box, Duel's package is not even there).
 """
 
 from __future__ import annotations
@@ -35,7 +49,6 @@ import pathlib
 import random
 import signal
 import sys
-import time
 import traceback
 from typing import Callable, Optional, Tuple
 
@@ -117,34 +130,51 @@ def serve(agent: Optional[Callable[..., object]], import_error: str, read_fd: in
     say({"ready": True})
     for line in inp:
         request = json.loads(line)
+        ident = request.get("id")
         if request.get("op") == "seed":
             random.seed(request["seed"])
-            say({"ok": True})
+            say({"ok": True, "id": ident})
             continue
         board = {(f, r): (piece, colour) for f, r, piece, colour in request["board"]}
-        start = time.perf_counter()
         try:
             answer = agent(board)
         except BaseException as e:  # noqa: BLE001 - the student's code may raise anything
-            say({"raised": exception_text(e, path), "seconds": time.perf_counter() - start})
+            say({"raised": exception_text(e, path), "id": ident})
             continue
-        seconds = time.perf_counter() - start
         try:
-            say({"answer": _plain(answer), "seconds": seconds})
-        except (TypeError, ValueError):
-            say({"garbage": repr(answer)[:200], "seconds": seconds})
+            say({"answer": _plain(answer), "id": ident})
+        except (TypeError, ValueError, RecursionError):
+            say({"garbage": repr(answer)[:200], "id": ident})
+
+
+def _private_stdio() -> Tuple[int, int]:
+    """The protocol's descriptors: copies of stdin and stdout, which then (with
+    stderr) point at /dev/null, so that nothing the student's code prints or
+    reads touches the grader's pipes through fds 0, 1 and 2."""
+    read_fd, write_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    if null > 2:
+        os.close(null)
+    return read_fd, write_fd
 
 
 def main() -> None:
-    """``python3 _child.py STUDENT_FILE READ_FD WRITE_FD CONFIG_FILE PARENT_PID``: the
-    student's code sees ``sys.argv == [STUDENT_FILE, CONFIG_FILE]``, as the hand-out's
-    template expects, and runs in the working directory the grader chose."""
-    if len(sys.argv) > 5:
-        die_with_parent(int(sys.argv[5]))
+    """``python3 _child.py STUDENT_FILE CONFIG_FILE [PARENT_PID]``, requests on stdin and
+    answers on stdout: the student's code sees ``sys.argv == [STUDENT_FILE,
+    CONFIG_FILE]``, as the hand-out's template expects, runs in the folder of its file
+    and finds its own modules beside it. With PARENT_PID (unboxed), the child dies with
+    that process."""
+    read_fd, write_fd = _private_stdio()
+    os.write(write_fd, b'{"started": true}\n')  # before any of the student's code runs
+    if len(sys.argv) > 3:
+        die_with_parent(int(sys.argv[3]))
     path = pathlib.Path(sys.argv[1])
-    read_fd, write_fd = int(sys.argv[2]), int(sys.argv[3])
-    sys.argv = [str(path), sys.argv[4] if len(sys.argv) > 4 else ""]
-    sys.path.insert(0, str(path.parent))  # the student's own modules beside the file
+    sys.argv = [str(path), sys.argv[2] if len(sys.argv) > 2 else ""]
+    # The student's folder instead of this script's: its own modules, not the grader's.
+    sys.path[0] = str(path.parent)
+    os.chdir(path.parent)
     agent, error, no_agent = import_student(path)
     serve(agent, error, read_fd, write_fd, path, no_agent)
 

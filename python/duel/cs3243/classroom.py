@@ -21,7 +21,10 @@ A submission is an entry of SUBMISSIONS named by the student:
   at any depth, exactly one); the folder is copied to ``DIR/work/<student>/``
   (afresh for each grading) and the copy is graded, its ``AB.py``'s folder
   the working directory: a student's code that writes files writes them in
-  its own copy, never in the class folder beside the next student's;
+  its own copy, never in the class folder beside the next student's. In a
+  box (the default, grader.py) that copy is the only folder of the machine's
+  the code can see besides the system's and the grader's read-only helper:
+  neither the class folder, nor DIR, nor another student's copy is there;
 - a zip (``A0123456X.zip``) holding exactly one ``AB.py`` (other Python
   files are an error: the hand-out submits AB.py alone); it is extracted to
   ``DIR/work/<student>/AB.py``, member by member, never outside it.
@@ -45,8 +48,8 @@ import zipfile
 from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 from ._child import die_with_parent
-from .grader import (CONFIG_FILE, OPPONENTS, GradeResult, Opponent, StudentFileError,
-                     grade_file)
+from .grader import (CONFIG_FILE, MEMORY_MIB, OPPONENTS, GradeResult, Opponent,
+                     StudentFileError, box_binary, grade_file)
 from .report import write_reports
 
 __all__ = ["JournalError", "Submission", "find_submissions", "grade_class"]
@@ -190,10 +193,14 @@ def _journal(path: pathlib.Path, header: Dict[str, object]) -> Iterator[Dict[str
 
 def _grade_one(sub: Submission, work: pathlib.Path, opponents: Sequence[Opponent],
                options: Dict[str, object]) -> Dict[str, object]:
-    """One student's journal line: graded, or why it could not be."""
+    """One student's journal line: graded, or why it could not be. The student's code
+    runs in its private copy, work/<student>/ (grade_file's `work`). A SandboxError
+    (a box that would not start) is not the student's: it stops the grading."""
     try:
         path = _submitted_file(sub, work)
-        return _row(sub.student, grade_file(path, opponents=opponents, **options), "", opponents)
+        result = grade_file(path, opponents=opponents, work=work / _safe_name(sub.student),
+                            **options)  # type: ignore[arg-type]
+        return _row(sub.student, result, "", opponents)
     except (ValueError, OSError) as e:  # StudentFileError is a ValueError
         message = " ".join(str(e).split())
         if isinstance(e, StudentFileError):
@@ -204,19 +211,32 @@ def _grade_one(sub: Submission, work: pathlib.Path, opponents: Sequence[Opponent
 def grade_class(folder: pathlib.Path, out: pathlib.Path, *,
                 opponents: Sequence[Opponent] = OPPONENTS,
                 on_student: Optional[Callable[[Dict[str, object]], object]] = None,
-                concurrency: int = 1,
+                concurrency: int = 1, sandbox: bool = True, memory: int = MEMORY_MIB,
                 **options: object) -> List[Dict[str, object]]:
     """Grades every submission the journal out/journal.jsonl lacks, `concurrency`
-    students at once (each in its own process), writes the reports, and returns
+    students at once (each in its own process), each student's code in ``duel box``
+    with `memory` MiB (``sandbox=False``: unboxed), writes the reports, and returns
     every row (sorted by student). `options` go to grade_file (games, seed,
-    time_limit, config). Raises JournalError for another grading's journal."""
+    time_limit, config). Raises JournalError for another grading's journal,
+    ValueError when `out` lies in the class folder (the students' copies would be
+    part of it), and SandboxError (before grading anyone) when boxing is
+    asked for and this machine cannot box."""
     submissions = find_submissions(folder)
+    if out.resolve() == folder.resolve() or folder.resolve() in out.resolve().parents:
+        raise ValueError(f"--out {out} is in the class folder {folder}: give a folder"
+                         " outside it (the students' copies must not be part of it)")
+    if sandbox:
+        box_binary()  # SandboxError with the line saying what is missing
+    options = dict(options, sandbox=sandbox, memory=memory)
     out.mkdir(parents=True, exist_ok=True)
     journal = out / "journal.jsonl"
     header: Dict[str, object] = {
         "course": "cs3243", "format": "grading",
         "games": options.get("games", 10), "seed": options.get("seed", 0),
-        "time_limit": options.get("time_limit"), "opponents": [o.spec for o in opponents]}
+        "time_limit": options.get("time_limit"), "opponents": [o.spec for o in opponents],
+        "sandbox": sandbox}
+    if sandbox:
+        header["memory"] = memory
     config = options.get("config")
     if isinstance(config, bytes) and config != CONFIG_FILE.read_bytes():
         # Another configuration file is another grading (the course's is named by none).

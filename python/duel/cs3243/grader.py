@@ -28,15 +28,31 @@ How a game goes (the choices where the hand-out is silent are marked):
   grader's: a call still running at the time limit and a second (at
   ``HANG_SECONDS`` without a limit) is killed with everything it started,
   that game is lost with the reason, and the next game starts a fresh
-  child. Otherwise the module stays imported from game to game. The child
-  runs in the file's folder (a class's student gets a private copy of
-  theirs, classroom.py) and dies with the grader (``_child.die_with_parent``).
+  child. Otherwise the module stays imported from game to game.
+- A student's file runs in a box (``duel box``, docs/box.md): its own user,
+  no capabilities, no network but a loopback of its own, its own processes
+  (the grader's are not there to signal, trace or read), a cleared
+  environment, the system's folders read-only, and of the machine's other
+  folders only its private work folder (read-write: a copy of the file, or
+  in a class the student's private copy, classroom.py) and a read-only
+  folder holding ``_child.py`` and the configuration file. Duel's own
+  package is not there (``import duel`` fails). The box's memory limit
+  (``MEMORY_MIB``) is the whole tree's; a call that hits it loses the game
+  with the limit as its reason. Killing ``duel box`` (SIGKILL) ends all it
+  ran. ``sandbox=False`` (``--no-sandbox``) runs the child unboxed, as the
+  grader's own user in the file's folder, and it dies with the grader
+  (``_child.die_with_parent``); the results say which (``sandbox``).
+- The time of a move is the grader's own: wall time from writing the
+  request to reading the answer (``time.monotonic``), as the hand-out's
+  graders measured "the time taken for the execution of your code"; the
+  child reports none, so nothing the student's code does to its own clocks
+  or pipes changes it.
 - ``sys.argv[1]`` names a private copy of the course's configuration file
   (``CONFIG_FILE``, RULES.md §6b), or of the one ``config`` gives: students
   parse it at import.
 - Whatever the student's code prints goes nowhere, at the file-descriptor
-  level (the child's fds 0, 1 and 2 are /dev/null), as the hand-out's
-  autograder "disabled any printing".
+  level (the child's fds 0, 1 and 2 are /dev/null once it has taken its
+  protocol's pipes), as the hand-out's autograder "disabled any printing".
 - Seeds: game ``i`` (from 0) against an opponent is played with
   ``duel.play(seed=seed * 1000 + i)`` and the child's ``random`` seeded the
   same way before it; a file runs in an interpreter with ``PYTHONHASHSEED``
@@ -51,18 +67,21 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import functools
 import io
 import json
 import os
 import pathlib
 import re
+import secrets
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import duel
 
@@ -71,14 +90,19 @@ from . import COLOURS, GAME_SPEC, TIME_LIMIT, _child, state_to_gameboard, tuple_
 __all__ = [
     "ALLOWED_IMPORTS",
     "CONFIG_FILE",
+    "BOX_PYTHON",
     "HANG_SECONDS",
+    "MEMORY_MIB",
     "OPPONENTS",
     "PYTHON_HASH_SEED",
     "GameRecord",
     "GradeResult",
     "Opponent",
     "OpponentResult",
+    "SandboxError",
     "StudentFileError",
+    "box_binary",
+    "duel_binary",
     "grade_agent",
     "foreign_imports",
     "grade_file",
@@ -132,11 +156,81 @@ PYTHON_HASH_SEED = "0"
 #: at import, so a file in another format fails them before a move.
 CONFIG_FILE = pathlib.Path(__file__).with_name("config.txt")
 
+#: The memory limit of a student's box in MiB (``--memory``), for the whole
+#: process tree: docs/box.md's default for a course's program, far above what
+#: the hand-out's Python agents need.
+MEMORY_MIB = 2048
+#: The memory limits ``duel box --memory`` takes, MiB.
+MEMORY_RANGE = (16, 1 << 20)
+
+#: The interpreter a boxed child runs on: Debian's, which the box shows with
+#: the system's folders (the grader's own ``sys.executable`` may be a version
+#: manager's under a home folder, which the box does not show).
+BOX_PYTHON = "/usr/bin/python3"
+
+# The child's script, copied into each run's read-only helper folder for a box.
+_CHILD_SCRIPT = pathlib.Path(__file__).with_name("_child.py")
+# The longest line the grader reads from a child; a longer one is dropped.
+_MAX_LINE = 1 << 20
+# Seconds an idle child gets to end by itself after its last game.
+_GRACE = 2.0
+
 
 class StudentFileError(ValueError):
     """The student's file cannot be graded: missing, not a file, or no callable
     studentAgent. (An exception while importing it is graded instead: every game
     lost.)"""
+
+
+class SandboxError(RuntimeError):
+    """Students' files cannot be boxed on this machine (no duel binary, ``duel box
+    --check`` fails, or a box would not start): the message is one line saying what
+    is missing. Nothing is graded unboxed unless asked (``sandbox=False``)."""
+
+
+def duel_binary() -> Optional[str]:
+    """The duel binary whose ``duel box`` runs students' files: ``$DUEL_BIN``
+    (``duel tournament`` sets it to itself), else the one built beside this package
+    (``build/python/../bin/duel``), else None."""
+    named = os.environ.get("DUEL_BIN")
+    if named:
+        return named
+    built = pathlib.Path(__file__).resolve().parents[2].parent / "bin" / "duel"
+    return str(built) if os.access(built, os.X_OK) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _box_check(duel: str) -> str:
+    """'' when ``duel box --check`` says this machine can box, else its line."""
+    try:
+        r = subprocess.run([duel, "box", "--check"], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"cannot run {duel} box --check ({e})"
+    if r.returncode == 0:
+        return ""
+    lines = (r.stderr.strip() or r.stdout.strip()).splitlines()
+    return lines[-1] if lines else f"{duel} box --check exited with status {r.returncode}"
+
+
+def box_binary() -> str:
+    """The duel binary to box students' files with, once ``duel box --check`` has said
+    this machine can box (asked once a process). Raises SandboxError with one line
+    when there is no binary or it cannot box."""
+    duel = duel_binary()
+    if duel is None:
+        raise SandboxError("cannot box students' code: no duel binary (set DUEL_BIN, or build"
+                           " build/bin/duel); --no-sandbox runs it unboxed")
+    if not os.access(duel, os.X_OK) or os.path.isdir(duel):
+        raise SandboxError(f"cannot box students' code: {duel} is not an executable"
+                           " (DUEL_BIN); --no-sandbox runs it unboxed")
+    why = _box_check(duel)
+    if why:
+        why = why[len("duel: "):] if why.startswith("duel: ") else why
+        if "--no-sandbox" not in why:
+            why += "; --no-sandbox runs students' code unboxed"
+        raise SandboxError(why)
+    return duel
 
 
 @dataclasses.dataclass
@@ -154,9 +248,10 @@ class GameRecord:
     moves: List[str]
     """The moves played, UCI, White's first."""
     student_seconds: float
-    """The student's total thinking time."""
+    """The student's total thinking time: the grader's wall time from each request
+    written to its answer read."""
     slowest_move: float
-    """The student's longest move, seconds."""
+    """The student's longest move, seconds (measured as student_seconds)."""
 
     def to_dict(self) -> Dict[str, object]:
         """The record as a JSON-ready dict."""
@@ -239,6 +334,10 @@ class GradeResult:
     """One per opponent, in the rubric's order."""
     notes: List[str] = dataclasses.field(default_factory=list)
     """What the grader reports beside the marks (imports outside the hand-out's list)."""
+    sandbox: bool = False
+    """Whether the student's code ran in ``duel box`` (a file, unless --no-sandbox)."""
+    memory: Optional[int] = None
+    """The box's memory limit, MiB (None unboxed)."""
 
     @property
     def marks(self) -> float:
@@ -262,6 +361,8 @@ class GradeResult:
             "max_marks": self.max_marks,
             "opponents": [r.to_dict() for r in self.results],
             "notes": list(self.notes),
+            "sandbox": self.sandbox,
+            "memory": self.memory,
         }
 
     def table(self) -> str:
@@ -270,6 +371,8 @@ class GradeResult:
             f"CS3243 Project 3 (seed 000): {self.student}",
             f"{self.games_per_opponent} games per opponent, student plays White,"
             f" {self.time_limit:g} s a move, seed {self.seed}",
+            "sandbox: " + (f"true (duel box, memory limit {self.memory} MiB)" if self.sandbox
+                           else "false"),
             "",
             f"{'opponent':<10} {'agent':<8} {'W':>3} {'D':>3} {'L':>3}  {'win-or-draw':>11}"
             f"  {'needed':>6}  {'result':<6}  {'marks':>5}",
@@ -320,30 +423,118 @@ def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., obj
 _exception_text = _child.exception_text
 
 
+def _dies_with_this_process() -> List[str]:
+    """The words that start a program so that the kernel SIGKILLs it when this
+    process dies (util-linux's ``setpriv --pdeathsig``, kept across exec): ``duel
+    box`` killed so ends its box, even when the grader was SIGKILLed. Empty where
+    there is no setpriv (``duel box`` as root needs it anyway)."""
+    setpriv = shutil.which("setpriv", path="/usr/bin:/bin")
+    return [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
+
+
+class _Run:
+    """Where one graded file runs: the work folder (in a box the only one it can
+    write: a copy of the file alone, or the class's private copy of the student's
+    folder), a helper folder the box shows read-only (``_child.py`` and the
+    configuration file's copy), and beside them, never in a box, the status and
+    error files ``duel box`` writes. ``close()`` removes what it made."""
+
+    def __init__(self, path: pathlib.Path, config: Optional[bytes], duel: Optional[str],
+                 memory: int, work: Optional[pathlib.Path]) -> None:
+        self.duel = duel
+        self.memory = memory
+        self.root = pathlib.Path(tempfile.mkdtemp(prefix="duel-cs3243-")).resolve()
+        self.helper = self.root / "child"
+        self.helper.mkdir()
+        shutil.copyfile(_CHILD_SCRIPT, self.helper / "_child.py")
+        self.config = self.helper / "config.txt"
+        self.config.write_bytes(CONFIG_FILE.read_bytes() if config is None else config)
+        for f in self.helper.iterdir():
+            f.chmod(0o444)
+        self.helper.chmod(0o555)  # readable by the box's own user, writable by none
+        self.status = self.root / "status"
+        self.status.mkdir(mode=0o700)
+        self.count = 0
+        if work is not None:
+            self.work = work.resolve()
+            self.path = path.resolve()
+        elif duel is not None:
+            # `grade FILE` in a box: a private folder with a copy of the file alone
+            # (the hand-out submits AB.py alone), not the folder it lies in.
+            self.work = self.root / "work"
+            self.work.mkdir()
+            self.path = self.work / path.name
+            shutil.copyfile(path, self.path)
+        else:
+            self.path = path.resolve()
+            self.work = self.path.parent
+
+    def next_files(self) -> Tuple[pathlib.Path, pathlib.Path]:
+        """A fresh status file and error file for the next box."""
+        self.count += 1
+        return (self.status / f"box-{self.count}.json", self.status / f"box-{self.count}.err")
+
+    def close(self) -> None:
+        """Removes the helper, status and (when it made one) work folders."""
+        with contextlib.suppress(OSError):
+            self.helper.chmod(0o755)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 class _Child:
     """A child process running the student's function (``_child.py``): started
     for the first game, killed (with everything it started) when a call passes
-    its deadline, and started again for the next game; ended after the last."""
+    its deadline, and started again for the next game; ended after the last.
+
+    A file's child runs in ``duel box`` (``run.duel``) or, unboxed, as a plain
+    process; either way it speaks on its stdin and stdout. A function's child is
+    a fork of this process speaking on two pipes."""
 
     def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
-                 deadline: float, config: pathlib.Path) -> None:
-        r1, w1 = os.pipe()
-        r2, w2 = os.pipe()
+                 config: pathlib.Path, run: Optional[_Run] = None) -> None:
         self.pid = 0
         self.proc: Optional[subprocess.Popen] = None
-        parent = os.getpid()
+        self.boxed = False
+        self.status_file: Optional[pathlib.Path] = None
+        self.error_file: Optional[pathlib.Path] = None
+        self.eof = False
+        self.buffer = b""
         if agent is None and path is not None:
-            # A file: a fresh interpreter with a fixed hash seed, its fds 0-2 /dev/null.
-            env = dict(os.environ, PYTHONHASHSEED=PYTHON_HASH_SEED)
-            self.proc = subprocess.Popen(
-                [sys.executable, str(pathlib.Path(__file__).with_name("_child.py")),
-                 str(path.resolve()), str(r1), str(w2), str(config), str(parent)],
-                pass_fds=(r1, w2), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env=env, cwd=str(path.resolve().parent),
-                start_new_session=True)
+            if run is None:
+                raise ValueError("a file's child needs its run folder")
+            if run.duel is not None:
+                self.boxed = True
+                self.status_file, self.error_file = run.next_files()
+                argv = _dies_with_this_process() + [
+                    run.duel, "box", "--dir", str(run.work), "--read-only", str(run.helper),
+                    "--env", f"PYTHONHASHSEED={PYTHON_HASH_SEED}",
+                    "--memory", str(run.memory), "--status", str(self.status_file), "--",
+                    BOX_PYTHON, str(run.helper / "_child.py"), str(path), str(config)]
+                env: Optional[Dict[str, str]] = None  # duel box clears it for the program
+                cwd = str(run.work)
+            else:
+                # Unboxed: the grader's interpreter and environment, a fixed hash seed,
+                # the file's folder; it dies with this process.
+                argv = [sys.executable, str(_CHILD_SCRIPT), str(path), str(config),
+                        str(os.getpid())]
+                env = dict(os.environ, PYTHONHASHSEED=PYTHON_HASH_SEED)
+                cwd = str(path.parent)
+            errors = (open(self.error_file, "wb") if self.error_file is not None  # noqa: SIM115
+                      else open(os.devnull, "wb"))
+            with errors:
+                self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=errors, env=env, cwd=cwd,
+                                             start_new_session=True)
             self.pid = self.proc.pid
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.write_fd = self.proc.stdin.fileno()
+            self.read_fd = self.proc.stdout.fileno()
+            self._started()
         else:
             # A function: a fork of this process (its hash seed is this one's).
+            r1, w1 = os.pipe()
+            r2, w2 = os.pipe()
+            parent = os.getpid()
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the child
                 try:
@@ -359,52 +550,156 @@ class _Child:
                 finally:
                     os._exit(0)
             self.pid = pid
-        os.close(r1)
-        os.close(w2)
-        self.write = os.fdopen(w1, "w", encoding="utf-8", buffering=1)
-        self.read_fd = r2
-        self.buffer = b""
-        self.deadline = deadline
+            os.close(r1)
+            os.close(w2)
+            self.write_fd = w1
+            self.read_fd = r2
         self.ready = self.receive(HANG_SECONDS)
 
-    def receive(self, seconds: float) -> Optional[dict]:
-        """The child's next message, or None when it has not come within `seconds`
-        (or the child died)."""
-        end = time.monotonic() + seconds
-        while b"\n" not in self.buffer:
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([self.read_fd], [], [], left)
-            if not ready:
-                return None
-            chunk = os.read(self.read_fd, 65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
+    def _started(self) -> None:
+        """Waits for the file's child to say it started; SandboxError (the box's or
+        the interpreter's failure, never the student's: none of its code has run
+        yet) when it does not."""
+        hello = self.receive(HANG_SECONDS)
+        if hello is not None and hello.get("started") is True:
+            return
         try:
-            return json.loads(line)
-        except ValueError:
-            return None
+            status = self.box_status(2.0) if self.eof else None
+            how = self.error_line() or (json.dumps(status) if status else "no word from it")
+        finally:
+            self.kill()
+        where = " in its box" if self.boxed else ""
+        raise SandboxError(f"the grader's child did not start{where}: {how}")
 
-    def ask(self, request: dict, seconds: float) -> Optional[dict]:
-        """One request and its answer; None when there was none in time."""
+    def receive(self, seconds: float, ident: Optional[str] = None,
+                start: Optional[float] = None) -> Optional[dict]:
+        """The child's next message (with `ident`, the next one carrying it: a line
+        written before the request is not its answer), or None when none has come
+        within `seconds` of `start` (default now) or the child closed its end
+        (``eof``)."""
+        end = (time.monotonic() if start is None else start) + seconds
+        while True:
+            while b"\n" not in self.buffer:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return None
+                ready, _, _ = select.select([self.read_fd], [], [], left)
+                if not ready:
+                    return None
+                try:
+                    chunk = os.read(self.read_fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.eof = True
+                    return None
+                self.buffer += chunk
+                if len(self.buffer) > _MAX_LINE and b"\n" not in self.buffer:
+                    self.buffer = b""  # no answer is that long: drop it
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            try:
+                message = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(message, dict) and (ident is None or message.get("id") == ident):
+                return message
+
+    def ask(self, request: dict, seconds: float) -> Tuple[Optional[dict], float]:
+        """One request and its answer (None when there was none in time), and the
+        seconds from writing the request to reading the answer: the grader's own
+        measure of the call."""
+        ident = secrets.token_hex(8)
+        data = (json.dumps(dict(request, id=ident)) + "\n").encode("utf-8")
+        start = time.monotonic()
         try:
-            self.write.write(json.dumps(request) + "\n")
-            self.write.flush()
+            while data:
+                data = data[os.write(self.write_fd, data):]
         except OSError:
-            return None
-        return self.receive(seconds)
+            self.eof = True
+            return None, time.monotonic() - start
+        reply = self.receive(seconds, ident, start)
+        return reply, time.monotonic() - start
 
-    def kill(self) -> None:
-        """Ends the child and its whole session; waits for it."""
-        with contextlib.suppress(OSError):
-            self.write.close()
-        with contextlib.suppress(OSError):
-            os.close(self.read_fd)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+    def box_status(self, wait: float) -> Optional[dict]:
+        """What ``duel box`` wrote in its status file once it ended by itself
+        (waiting up to `wait` seconds), or None (not boxed, still running, none
+        written). Raises SandboxError when the box itself could not start."""
+        if self.proc is None:
+            return None
+        try:
+            self.proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+        if not self.boxed or self.status_file is None:
+            return None
+        try:
+            status = json.loads(self.status_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            status = None
+        if not isinstance(status, dict) or status.get("exit") is None and status.get(
+                "signal") is None:
+            said = self.error_line()
+            if self.proc.returncode == 2 and said.startswith("duel: box:"):
+                raise SandboxError(f"a student's box did not start: {said[len('duel: '):]}")
+        return status if isinstance(status, dict) else None
+
+    def error_line(self) -> str:
+        """The last line ``duel box`` (or the interpreter before the child took its
+        descriptors) wrote on stderr, '' when none."""
+        if self.error_file is None:
+            return ""
+        try:
+            with open(self.error_file, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - 4096))
+                tail = f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        lines = [line.strip() for line in tail.splitlines() if line.strip()]
+        return lines[-1][:300] if lines else ""
+
+    def silence(self, what: str, late: str) -> str:
+        """Why no answer came, for a lost game's reason: `what` ("studentAgent",
+        "importing AB.py") hit a limit of the box, ended its process, or (`late`)
+        did not answer in time. Call before kill(): it lets an ending box finish."""
+        status = self.box_status(5.0) if self.eof else None
+        if status is not None and status.get("limit"):
+            return f"{what} hit the {status['limit']} (killed)"
+        if not self.eof:
+            return f"{what} {late}"
+        how = ""
+        if status is not None:
+            if status.get("signal") is not None:
+                how = f"signal {status['signal']}"
+            elif status.get("exit") is not None:
+                how = f"exit status {status['exit']}"
+        elif self.proc is not None and self.proc.returncode is not None:
+            code = self.proc.returncode
+            how = f"signal {-code}" if code < 0 else f"exit status {code}"
+        said = self.error_line()
+        return (f"{what} ended the agent's process" + (f" ({how})" if how else "")
+                + (f": {said}" if said and not said.startswith("Traceback") else ""))
+
+    def kill(self, grace: float = 0.0) -> None:
+        """Ends the child and all it started, and waits for it: SIGKILL to ``duel
+        box`` (which ends everything in its box), else to the child's session. With
+        `grace`, a file's child first gets that many seconds to end by itself once
+        its requests are closed (an idle child does at once, and its box then
+        cleans up after itself)."""
+        for f in ((self.proc.stdin, self.proc.stdout) if self.proc is not None else ()):
+            with contextlib.suppress(OSError):
+                if f is not None:
+                    f.close()
+        if self.proc is None:
+            for fd in (self.write_fd, self.read_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        elif grace > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=grace)
+        if not self.boxed:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGKILL)
         if self.proc is not None:
@@ -417,12 +712,14 @@ class _Child:
 class _Student:
     """The student's function as a duel.play agent: gameboard in, tuple out, every
     failure turned into a recorded reason and a lost game. The function runs in a
-    child process (``_Child``)."""
+    child process (``_Child``), a file's in its box (``run``)."""
 
     def __init__(self, agent: Optional[Callable[..., object]], path: Optional[pathlib.Path],
-                 time_limit: float, hang: float, config: pathlib.Path) -> None:
+                 time_limit: float, hang: float, config: pathlib.Path,
+                 run: Optional[_Run] = None) -> None:
         self.agent = agent
         self.path = path
+        self.run = run
         self.time_limit = time_limit
         # A call is killed at the time limit and a second's grace (the call lost
         # either way), or at `hang` seconds when there is no limit.
@@ -434,6 +731,14 @@ class _Student:
         self.seconds = 0.0
         self.slowest = 0.0
 
+    def _memory_note(self, text: str) -> str:
+        """`text` with the box's memory limit named when it is a MemoryError in a box
+        (where the limit is an address-space one, the child sees it as that)."""
+        if self.child is not None and self.child.boxed and self.run is not None and (
+                text.startswith("MemoryError") or "raised MemoryError" in text):
+            return f"{text} (memory limit {self.run.memory} MiB)"
+        return text
+
     def new_game(self, seed: int) -> None:
         """The next game: the child (started if there is none: the first game, or
         the last call was killed) with its `random` seeded with `seed`; forgets
@@ -441,24 +746,28 @@ class _Student:
         imported from game to game, as in one interpreter."""
         self.reason, self.seconds, self.slowest = "", 0.0, 0.0
         if self.child is not None:
-            if self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS) is not None:
+            if self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS)[0] is not None:
                 return
             self.end_game()
         self.import_error = ""
-        self.child = _Child(self.agent, self.path, self.hang, self.config)
+        self.child = _Child(self.agent, self.path, self.config, self.run)
         ready = self.child.ready
+        name = self.path.name if self.path else "the agent"
         if ready is None:
-            self.import_error = (f"importing {self.path.name if self.path else 'the agent'}"
-                                 f" did not finish within {HANG_SECONDS:g} s")
+            self.import_error = self.child.silence(
+                f"importing {name}", f"did not finish within {HANG_SECONDS:g} s")
         elif "import_error" in ready or "no_agent" in ready:
-            self.import_error = str(ready.get("import_error") or ready.get("no_agent"))
-        elif self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS) is None:
-            self.import_error = "the agent's process did not answer"
+            self.import_error = self._memory_note(
+                str(ready.get("import_error") or ready.get("no_agent"))[:300])
+        elif self.child.ask({"op": "seed", "seed": seed}, HANG_SECONDS)[0] is None:
+            self.import_error = self.child.silence("the agent's process",
+                                                   "did not answer")
 
-    def end_game(self) -> None:
-        """Kills the game's child, if any."""
+    def end_game(self, grace: float = 0.0) -> None:
+        """Kills the game's child, if any (after `grace` seconds to end by itself once
+        its requests are closed: Child.kill)."""
         if self.child is not None:
-            self.child.kill()
+            self.child.kill(grace)
             self.child = None
 
     def __call__(self, state: duel.State) -> Optional[str]:
@@ -467,29 +776,32 @@ class _Student:
             return None
         board = [[f, r, piece, colour]
                  for (f, r), (piece, colour) in state_to_gameboard(state).items()]
-        start = time.perf_counter()
-        reply = self.child.ask({"op": "move", "board": board}, self.hang)
-        took = time.perf_counter() - start
-        if reply is not None:
-            took = float(reply.get("seconds", took))
+        # The grader's own clock, from the request written to the answer read: the
+        # child's report of its time, if it sent one, is not read.
+        reply, took = self.child.ask({"op": "move", "board": board}, self.hang)
         self.seconds += took
         self.slowest = max(self.slowest, took)
         if reply is None:
+            self.reason = self.child.silence(
+                "studentAgent", f"did not return within {self.hang:g} s (killed)")
             self.end_game()  # killed: the next game starts a fresh one
-            self.reason = f"studentAgent did not return within {self.hang:g} s (killed)"
             return None
         if "raised" in reply:
-            self.reason = f"studentAgent raised {reply['raised']}"
+            raised = str(reply["raised"])[:300]
+            self.reason = f"studentAgent raised {self._memory_note(raised)}"
             return None
         if "garbage" in reply:
-            self.reason = f"studentAgent returned garbage: {reply['garbage']}"
+            self.reason = f"studentAgent returned garbage: {str(reply['garbage'])[:200]}"
             return None
         if self.time_limit > 0 and took > self.time_limit:
             self.reason = f"studentAgent took {took:.2f} s, over the {self.time_limit:g} s limit"
             return None
-        answer = _tuples(reply.get("answer"))
         try:
+            answer = _tuples(reply.get("answer"))
             move = tuple_to_move(answer)
+        except RecursionError:
+            self.reason = "studentAgent returned garbage: lists nested too deep"
+            return None
         except ValueError as e:
             self.reason = f"studentAgent returned garbage: {e}"
             return None
@@ -580,19 +892,47 @@ def grade_agent(
     config: Optional[bytes] = None,
 ) -> GradeResult:
     """Grades a function studentAgent(gameboard) -> ((x1, y1), (x2, y2)): `games` games
-    as White against each of `opponents`, `time_limit` seconds a move (0 = none).
+    as White against each of `opponents`, `time_limit` seconds a move (0 = none). The
+    function runs in a fork of this process, unboxed (it is the caller's own code);
+    a student's file is grade_file's.
 
     import_error: when not empty, every game is lost with it as the reason (a file that
     could not be imported). on_game: called with each GameRecord as it finishes.
     config: the text of the configuration file the student's code finds a copy of in
-    sys.argv[1] (default the course's, CONFIG_FILE).
+    sys.argv[1] (default the course's, CONFIG_FILE). path: with no `agent`, the file
+    whose studentAgent is graded, unboxed (grade_file boxes it).
     """
+    _check_options(games, time_limit)
+    if agent is None and path is None:
+        raise ValueError("grade_agent needs a function (or a path)")
+    run = _Run(pathlib.Path(path), config, None, MEMORY_MIB, None) if agent is None else None
+    config_dir = _config_copy(config) if run is None else None
+    config_path = run.config if run is not None else pathlib.Path(config_dir.name, "config.txt")
+    student = _Student(agent, run.path if run is not None else path, time_limit, hang,
+                       config_path, run)
+    try:
+        results = _play_all(student, games, seed, opponents, import_error, on_game)
+    finally:
+        if run is not None:
+            run.close()
+        if config_dir is not None:
+            config_dir.cleanup()
+    return GradeResult(name or getattr(agent, "__name__", "studentAgent"), games, time_limit,
+                       seed, results)
+
+
+def _check_options(games: int, time_limit: float) -> None:
+    """ValueError for a number of games or a time limit out of range."""
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
-    if time_limit < 0:
+    if not time_limit >= 0:
         raise ValueError(f"the time limit must be 0 or more seconds, not {time_limit:g}")
-    config_dir = _config_copy(config)
-    student = _Student(agent, path, time_limit, hang, pathlib.Path(config_dir.name, "config.txt"))
+
+
+def _play_all(student: _Student, games: int, seed: int, opponents: Sequence[Opponent],
+              import_error: str, on_game: Optional[Callable[[GameRecord], object]]
+              ) -> List[OpponentResult]:
+    """The student's games against each opponent, in order; its child ended after."""
     student.__name__ = "studentAgent"  # type: ignore[attr-defined]  # duel.play's name for it
     results = []
     try:
@@ -619,10 +959,8 @@ def grade_agent(
                     on_game(record)
             results.append(OpponentResult(opp, records))
     finally:
-        student.end_game()  # the child and all it started
-        config_dir.cleanup()
-    return GradeResult(name or getattr(agent, "__name__", "studentAgent"), games, time_limit,
-                       seed, results)
+        student.end_game(_GRACE)  # the child and all it started
+    return results
 
 
 def _config_copy(config: Optional[bytes]) -> "tempfile.TemporaryDirectory[str]":
@@ -633,23 +971,45 @@ def _config_copy(config: Optional[bytes]) -> "tempfile.TemporaryDirectory[str]":
     return folder
 
 
-def grade_file(path: "str | pathlib.Path", **options: object) -> GradeResult:
-    """Grades the studentAgent of the student's file (grade_agent, with `options`), run
-    in a child interpreter with a fixed hash seed, one a game. A file whose import
-    raises loses every game with that reason.
+def grade_file(path: "str | pathlib.Path", *, sandbox: bool = True, memory: int = MEMORY_MIB,
+               work: "str | pathlib.Path | None" = None, games: int = 10, seed: int = 0,
+               time_limit: float = TIME_LIMIT, opponents: Sequence[Opponent] = OPPONENTS,
+               hang: float = HANG_SECONDS, on_game: Optional[Callable[[GameRecord], object]] = None,
+               config: Optional[bytes] = None) -> GradeResult:
+    """Grades the studentAgent of the student's file as grade_agent does (games, seed,
+    time_limit, opponents, hang, on_game, config), run in a child interpreter with a
+    fixed hash seed, one a game, started in ``duel box`` with a memory limit of
+    `memory` MiB (``sandbox=False``: unboxed, as the grader's user). The child's
+    folder is `work` (which must hold the file: a class's private copy of the
+    student's folder), else, boxed, a fresh private folder with a copy of the file
+    alone, else the file's own folder. A file whose import raises loses every game
+    with that reason.
 
     Raises StudentFileError (a ValueError) when the file is missing or has no
-    studentAgent.
+    studentAgent, and SandboxError when it is to be boxed and cannot be.
     """
     p = _student_file(path)
-    config = options.get("config")
-    with _config_copy(config if isinstance(config, bytes) else None) as folder:
-        probe = _Child(None, p, HANG_SECONDS, pathlib.Path(folder, "config.txt"))
+    _check_options(games, time_limit)
+    folder = None if work is None else pathlib.Path(work).resolve()
+    if folder is not None and folder not in p.resolve().parents:
+        raise ValueError(f"{p}: not in its work folder {folder}")
+    if sandbox and not MEMORY_RANGE[0] <= memory <= MEMORY_RANGE[1]:
+        raise ValueError(f"the memory limit must be from {MEMORY_RANGE[0]} to {MEMORY_RANGE[1]}"
+                         f" MiB, not {memory}")
+    duel_bin = box_binary() if sandbox else None
+    run = _Run(p, config, duel_bin, memory, folder)
+    try:
+        probe = _Child(None, run.path, run.config, run)
         ready = probe.ready
-        probe.kill()
-    if ready is not None and "no_agent" in ready:
-        raise StudentFileError(f"{p}: {ready['no_agent']}")
-    result = grade_agent(None, name=str(p), path=p, **options)  # type: ignore[arg-type]
+        probe.kill(_GRACE)
+        if ready is not None and "no_agent" in ready:
+            raise StudentFileError(f"{p}: {str(ready['no_agent'])[:200]}")
+        student = _Student(None, run.path, time_limit, hang, run.config, run)
+        results = _play_all(student, games, seed, opponents, "", on_game)
+    finally:
+        run.close()
+    result = GradeResult(str(p), games, time_limit, seed, results, sandbox=sandbox,
+                         memory=memory if sandbox else None)
     foreign = foreign_imports(p)
     if foreign:
         result.notes.append("imports outside the hand-out's allowed libraries: "

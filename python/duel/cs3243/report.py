@@ -87,7 +87,8 @@ def write_reports(rows: Sequence[Dict[str, object]], out: pathlib.Path,
                           "elo": s["elo"], "elo_margin": s["elo_margin"]})
     doc = {"course": "cs3243", "format": "grading", "game": GAME_SPEC,
            "games_per_opponent": header.get("games"), "time_limit": header.get("time_limit"),
-           "seed": header.get("seed"),
+           "seed": header.get("seed"), "sandbox": header.get("sandbox", False),
+           "memory": header.get("memory"),
            "opponents": [{"spec": o.spec, "name": o.name, "needed": o.needed, "marks": o.marks}
                          for o in opponents],
            "students": students, "standings": standings}
@@ -116,7 +117,9 @@ def write_reports(rows: Sequence[Dict[str, object]], out: pathlib.Path,
 
     # Step 3. The hand-out's table in Markdown, by student.
     head = ["student", "marks", "max_marks"] + [o.spec for o in opponents] + ["remarks"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    sandbox = (f"sandbox: true (each student's code ran in duel box, memory limit"
+               f" {header.get('memory')} MiB)" if header.get("sandbox") else "sandbox: false")
+    lines = [sandbox, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in sorted(students, key=lambda s: s["name"]):
         cells = [s["name"], f"{float(s['points']):.2f}", str(s["max_points"])] + [
             wdl(s, o.spec) for o in opponents] + [remarks(s)]
@@ -129,7 +132,7 @@ def write_reports(rows: Sequence[Dict[str, object]], out: pathlib.Path,
             "<title>Duel tournament: cs3243 grading</title>",
             "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
             "td,th{border:1px solid #999;padding:.2em .6em;text-align:left}</style>",
-            "</head><body>", "<h1>cs3243 grading</h1>", "<table>",
+            "</head><body>", "<h1>cs3243 grading</h1>", f"<p>{e(sandbox)}</p>", "<table>",
             "<tr><th>rank</th><th>student</th><th>marks</th>"
             + "".join(f"<th>{e(o.name)}</th>" for o in opponents)
             + "<th>Elo</th><th>note</th></tr>"]

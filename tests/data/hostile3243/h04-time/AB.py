@@ -1,0 +1,166 @@
+"""hostile3243 h04: lies about its move time (tests/data/hostile3243/README.md).
+
+Every move takes 1.2 s of wall time (a sleep), over the 0.5 s limit the
+test grades with (and under the 1.5 s at which the grader kills a call), and
+reports 0.01 s: at import it stops every clock of the time module a grader
+in its process could read (perf_counter, monotonic, time, process_time and
+their _ns forms: each then moves 10 ms a call), and after its sleep it
+writes its own answer to the grader, with the request's id taken from the
+child's frame and `"seconds": 0.01`, before the child's own. A grader
+that believed the child's clock or its report would let the move stand;
+the course counts the time taken, so every game is lost on time at the
+first move. What it did goes to attack.log in its own folder.
+"""
+
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def say(text):
+    """Notes what the attack found or did in attack.log, in its own folder only."""
+    try:
+        with open(os.path.join(HERE, "attack.log"), "a", encoding="utf-8") as f:
+            f.write(f"h3243 {text}\n")
+    except OSError:
+        pass
+
+
+def ancestors():
+    """The grader's processes above this one, nearest first: its parents up to the
+    first whose command line does not name duel (so never the test runner, a
+    shell or pid 1)."""
+    out, pid = [], os.getppid()
+    while pid > 1 and len(out) < 12 and "duel" in " ".join(proc_words(pid, "cmdline")):
+        out.append(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def proc_words(pid, what):
+    """/proc/PID/cmdline or environ as a list of text, [] when unreadable."""
+    try:
+        with open(f"/proc/{pid}/{what}", "rb") as f:
+            return [os.fsdecode(w) for w in f.read().split(b"\0") if w]
+    except OSError:
+        return []
+
+
+SLEEP = 1.2
+_ticks = [0]
+
+
+def _frozen():
+    _ticks[0] += 1
+    return 1000.0 + _ticks[0] * 0.01
+
+
+def _frozen_ns():
+    return int(_frozen() * 1e9)
+
+
+for _name in ("perf_counter", "monotonic", "time", "process_time"):
+    setattr(time, _name, _frozen)
+    setattr(time, _name + "_ns", _frozen_ns)
+say("time clocks of the time module frozen")
+
+
+def forge_answer(move):
+    """Writes the answer with a 0.01 s report on the child's own pipe, if it can."""
+    frame = sys._getframe(1)
+    while frame is not None and not ("request" in frame.f_locals and "say" in frame.f_locals):
+        frame = frame.f_back  # up to the child's serve(), which called studentAgent
+    if frame is None:
+        say("time forged answer: no child frame")
+        return
+    request, tell = frame.f_locals["request"], frame.f_locals["say"]
+    tell({"answer": [list(s) for s in move], "id": request.get("id"), "seconds": 0.01})
+    say("time forged answer: WRITTEN")
+
+
+# ---- cs3243 move choice (the same in every file of hostile3243) ----
+FILES = "abcde"
+STEPS = {
+    "Knight": [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)],
+    "King": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+SLIDES = {
+    "Rook": [(1, 0), (-1, 0), (0, 1), (0, -1)],
+    "Bishop": [(1, 1), (1, -1), (-1, 1), (-1, -1)],
+    "Queen": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+}
+VALUES = {"King": 1000, "Queen": 9, "Rook": 5, "Bishop": 3, "Knight": 3, "Pawn": 1}
+
+
+def moves(board, colour):
+    """Every pseudo-legal move of `colour` as ((x1, y1), (x2, y2)), no promotion."""
+    out = []
+    forward = 1 if colour == "White" else -1
+
+    def free(f, r):
+        return 0 <= f < 5 and 0 <= r < 5 and (FILES[f], r) not in board
+
+    def enemy(f, r):
+        p = board.get((FILES[f], r)) if 0 <= f < 5 and 0 <= r < 5 else None
+        return p is not None and p[1] != colour
+
+    for (x, y), (kind, side) in sorted(board.items()):
+        if side != colour:
+            continue
+        f = FILES.index(x)
+        targets = []
+        if kind == "Pawn":
+            if free(f, y + forward):
+                targets.append((f, y + forward))
+            targets += [(f + d, y + forward) for d in (-1, 1) if enemy(f + d, y + forward)]
+        for df, dr in STEPS.get(kind, []):
+            if free(f + df, y + dr) or enemy(f + df, y + dr):
+                targets.append((f + df, y + dr))
+        for df, dr in SLIDES.get(kind, []):
+            g, r = f + df, y + dr
+            while free(g, r):
+                targets.append((g, r))
+                g, r = g + df, r + dr
+            if enemy(g, r):
+                targets.append((g, r))
+        out += [((x, y), (FILES[g], r)) for g, r in targets]
+    return out
+
+
+def score(board, move):
+    """The move's one-ply worth: the captured piece's value, -1 if it leaves the
+    own king capturable."""
+    taken = board.get(move[1])
+    if taken is not None and taken[0] == "King":
+        return VALUES["King"]
+    after = dict(board)
+    after[move[1]] = after.pop(move[0])
+    for _, to in moves(after, "Black"):
+        if after.get(to) == ("King", "White"):
+            return -1
+    return VALUES[taken[0]] if taken is not None else 0
+
+
+def choose(gameboard):
+    """White's move: the best one-ply score, the first in generation order on ties."""
+    return max(moves(gameboard, "White"), key=lambda m: score(gameboard, m))
+# ---- end of move choice ----
+
+
+def choose_and_lie(gameboard):
+    """The plain mover's move, 1.2 s late, reported as 0.01 s."""
+    move = choose(gameboard)
+    time.sleep(SLEEP)
+    forge_answer(move)
+    return move
+
+
+def studentAgent(gameboard):  # noqa: N802 - the hand-out's name
+    """The hand-out's interface."""
+    return choose_and_lie(gameboard)

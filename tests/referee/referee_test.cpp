@@ -335,8 +335,11 @@ TEST(Referee, NothingTheAgentStartsOutlivesItsTurn) {
                            "( sh -c 'while :; do :; done' & echo $! > '" + (p / "d.pid").string() +
                            "' ) &\nsleep 0.2\necho 'E b6 a5' > output.txt";
   // b6-a5 is legal for Black; White (the scripted agent) then crashes on purpose.
-  const CliRun r = duel("referee checkers --json --quiet --games 1 --time 5 --agent '" +
-                        s.script("spawner.sh", body) + "' --agent 'kill -9 $$'");
+  // Unboxed: this is the process tracker --no-sandbox relies on (a boxed
+  // program could not write the pid files here; tests/referee/box_test.cpp).
+  const CliRun r =
+      duel("referee checkers --json --quiet --games 1 --time 5 --no-sandbox --agent '" +
+           s.script("spawner.sh", body) + "' --agent 'kill -9 $$'");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["games"][0]["plies"], 1);
@@ -500,8 +503,9 @@ TEST(Referee, InterruptKillsTheRunningAgentAndStops) {
   const std::string agent =
       s.script("sleeper.sh", "echo $$ > '" + (s.dir() / "agent.pid").string() + "'\nexec sleep 60");
   const std::string bin = DUEL_BIN;
-  std::vector<std::string> args = {bin,   "referee", "checkers", "--json",  "--quiet", "--time",
-                                   "100", "--agent", agent,      "--agent", agent};
+  // Unboxed, so that the test can see the agent's pid (box_test.cpp: boxed).
+  std::vector<std::string> args = {bin,   "referee",      "checkers", "--json", "--quiet", "--time",
+                                   "100", "--no-sandbox", "--agent",  agent,    "--agent", agent};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -45,6 +45,34 @@ constexpr uid_t kBoxUids = 1000000;
   return ::geteuid() == 0;
 }
 
+// Whether anyone may read `p` and, in a folder, what it holds (the first
+// thousand entries; a larger folder counts as not).
+[[nodiscard]] bool readable_by_all(const fs::path& p) {
+  const auto readable = [](const fs::path& q) {
+    struct stat st {};
+    if (::lstat(q.c_str(), &st) != 0 || S_ISLNK(st.st_mode)) return true;
+    const mode_t need = S_ISDIR(st.st_mode) ? (S_IROTH | S_IXOTH) : S_IROTH;
+    return (st.st_mode & need) == need;
+  };
+  if (!readable(p)) return false;
+  std::error_code ec;
+  if (!fs::is_directory(p, ec)) return true;
+  int seen = 0;
+  for (fs::recursive_directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+    if (++seen > 1000 || !readable(it->path())) return false;
+  }
+  return true;
+}
+
+// As root, a box gets a uid of its own, unless it must read a path that
+// only its owner may read (a folder made by mkdtemp): then a user
+// namespace, where it is nobody (docs/box.md).
+[[nodiscard]] bool own_uid(const Policy& policy) {
+  if (!is_root()) return false;
+  return std::ranges::all_of(policy.read_only,
+                             [](const fs::path& p) { return readable_by_all(p); });
+}
+
 [[nodiscard]] std::string find_program(const char* name) {
   for (const char* dir : {"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"}) {
     const std::string p = std::string(dir) + "/" + name;
@@ -158,12 +186,12 @@ Result<bool> check() {
 }
 
 uid_t box_uid(const Policy& policy) {
-  if (!is_root()) return ::getuid();
+  if (!own_uid(policy)) return ::getuid();
   return kFirstBoxUid + static_cast<uid_t>(fnv1a(real_path(policy.dir).string()) % kBoxUids);
 }
 
 void hand_over(const Policy& policy) {
-  if (!is_root()) return;
+  if (!own_uid(policy)) return;
   const uid_t uid = box_uid(policy);
   const fs::path dir = real_path(policy.dir);
   (void)::lchown(dir.c_str(), uid, uid);
@@ -177,7 +205,7 @@ void hand_over(const Policy& policy) {
 }
 
 std::vector<std::string> command_line(const Policy& policy, const std::vector<std::string>& argv) {
-  const bool root = is_root();
+  const bool root = own_uid(policy);
   std::vector<std::string> w = {find_program("bwrap")};
   if (w[0].empty()) w[0] = "bwrap";
   // Step 1. Namespaces: no network but loopback, its own processes, IPC and

@@ -57,7 +57,8 @@ inline constexpr const char* kPath = "/usr/local/bin:/usr/bin:/bin";
 
 // The uid a box runs as when Duel is root (one per working folder, so that
 // a folder's files stay its program's between runs); the caller's own uid
-// otherwise, which a user namespace then hides.
+// otherwise, which a user namespace then hides. (As root, a box that must
+// read a path only its owner may read runs in a user namespace too.)
 [[nodiscard]] uid_t box_uid(const Policy& policy);
 
 // Hands `dir` (and what it holds) to the box's uid, so the program can write

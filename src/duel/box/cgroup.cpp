@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -57,11 +58,26 @@ constexpr const char* kRoot = "/sys/fs/cgroup";
   return std::strtoull(slurp(file).c_str(), nullptr, 10);
 }
 
+// Removes the empty cgroups of Duel processes that died without removing
+// them (killed with SIGKILL): box-PID-N whose PID is gone.
+void sweep(const std::string& base) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with("box-")) continue;
+    const long pid = std::strtol(name.c_str() + 4, nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      (void)::rmdir(it->path().c_str());  // fails, harmlessly, while not empty
+    }
+  }
+}
+
 // A fresh cgroup folder under `parent/duel`, or "" when it cannot be made.
 [[nodiscard]] std::string make_under(const std::string& parent) {
   static std::atomic<unsigned> counter{0};
   const std::string base = parent + "/duel";
   if (::mkdir(base.c_str(), 0755) != 0 && errno != EEXIST) return {};
+  if (counter.load() == 0) sweep(base);  // once a process
   const std::string dir =
       fmt::format("{}/box-{}-{}", base, static_cast<int>(::getpid()), counter.fetch_add(1));
   if (::mkdir(dir.c_str(), 0755) != 0) return {};

@@ -32,11 +32,11 @@ constexpr std::array<std::string_view, 9> kEngineKeys{"depth",   "time", "nodes"
                                                       "threads", "soft", "contempt", "seed"};
 constexpr std::array<std::string_view, 7> kUciKeys{"cmd",   "variant", "variants",   "movetime",
                                                    "depth", "nodes",   "option.NAME"};
-constexpr std::array<std::string_view, 6> kExecKeys{"cmd", "protocol", "time",
-                                                    "dir", "cpu",      "reading"};
+constexpr std::array<std::string_view, 7> kExecKeys{"cmd", "protocol", "time",   "dir",
+                                                    "cpu", "reading",  "sandbox"};
 // exec's keys with `lenient`, the old name of reading=course (old scripts).
-constexpr std::array<std::string_view, 7> kExecKeysAccepted{"cmd", "protocol", "time",   "dir",
-                                                            "cpu", "reading",  "lenient"};
+constexpr std::array<std::string_view, 8> kExecKeysAccepted{
+    "cmd", "protocol", "time", "dir", "cpu", "reading", "sandbox", "lenient"};
 constexpr std::array<std::string_view, 4> kCsci561TaKeys{"seed", "depth", "mode", "left"};
 
 constexpr std::array kCatalogue = {
@@ -166,8 +166,12 @@ Result<std::unique_ptr<agents::Agent<S>>> make_agent(std::string_view text,
         if (!lenient) return fail(lenient.error());
         *reading = *lenient ? "course" : "strict";
       }
+      // sandbox=off: a program the user trusts, run with their rights.
+      const auto sandbox = spec.choice("sandbox", "on", {"on", "off"});
+      if (!sandbox) return fail(sandbox.error());
       agents::ExecSettings wanted;
       wanted.command = *cmd;
+      wanted.sandbox = *sandbox == "on";
       wanted.seconds = *time;
       wanted.source = spec.get("dir").value_or("");
       wanted.charge = *cpu == "user" ? referee::Charge::User : referee::Charge::UserSystem;

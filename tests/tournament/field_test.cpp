@@ -207,6 +207,36 @@ TEST(FieldTournament, KilledAndResumedEndsWithTheSameTable) {
   EXPECT_EQ(slurp(fs::path(out) / "results.csv"), slurp(s.dir / "whole/results.csv"));
 }
 
+// Entries added to a finished run's journal by hand (a task never planned,
+// a planned task's key with other players, a second line for a key) change
+// nothing: the table counts the plan's tasks, each once, for its players.
+TEST(FieldTournament, AJournalEditedByHandCannotAddPoints) {
+  Scratch s;
+  const std::string out = (s.dir / "t").string();
+  const std::string args =
+      "tournament gardner --agent alphabeta:depth=2 --agent random --games 2 --seed 9 --quiet "
+      "--out " +
+      out;
+  ASSERT_EQ(duel(args).status, 0);
+  const std::string table = slurp(fs::path(out) / "results.json");
+  const auto journal = lines(fs::path(out) / "journal.jsonl");
+  ASSERT_GE(journal.size(), 3U);
+  const json planned = journal[1];
+  json forged_unplanned = planned;
+  forged_unplanned["key"] = "games/forged/1";
+  json forged_players = planned;
+  forged_players["players"] = {"random", "random"};
+  {
+    std::ofstream append(fs::path(out) / "journal.jsonl", std::ios::app);
+    append << forged_unplanned.dump() << '\n' << forged_unplanned.dump() << '\n';
+    append << forged_players.dump() << '\n';
+  }
+  const CliRun again = duel(args);
+  ASSERT_EQ(again.status, 0) << again.err;
+  // The planned key's forged line is not its result: that task was played again.
+  EXPECT_EQ(slurp(fs::path(out) / "results.json"), table);
+}
+
 TEST(FieldTournament, BadCommandLines) {
   const auto bad = [](const std::string& args, const std::string& needle) {
     const CliRun r = duel("tournament " + args);

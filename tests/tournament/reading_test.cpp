@@ -42,10 +42,12 @@ struct Form {
 
 void write_student(const fs::path& dir, const fs::path& answers, const Form& f) {
   fs::create_directories(dir);
+  // Its own copy of the answers: a boxed program reads only its folder.
+  fs::copy_file(answers, dir / "answers.json", fs::copy_options::overwrite_existing);
   std::ofstream(dir / "homework.py") << "import json\n"
                                      << "with open('input.txt') as f:\n"
                                      << "    board = ''.join(f.read().split()[3:11])\n"
-                                     << "with open('" << answers.string() << "') as f:\n"
+                                     << "with open('answers.json') as f:\n"
                                      << "    lines = json.load(f)[board].splitlines()\n"
                                      << "text = " << f.form << "\n"
                                      << "with open('output.txt', 'w', newline='') as f:\n"

@@ -77,6 +77,29 @@ using json = nlohmann::json;
   return h;
 }
 
+// Whether a journal entry is the result of `task`: same kind and the same
+// student or players.
+[[nodiscard]] bool planned_entry(const json& task, const json& entry) {
+  const std::string kind = task.value("kind", "");
+  if (kind == "single") {
+    return entry.value("kind", "") == "single" && entry.value("student", "") == task["student"];
+  }
+  if (task.contains("sides") && entry.contains("players")) {
+    return entry["players"] ==
+           json::array({task["sides"][0].value("name", ""), task["sides"][1].value("name", "")});
+  }
+  return entry.value("kind", "") == kind || entry.value("kind", "") == "error";
+}
+
+// Adds the journal's entries for `tasks` (a round's plan) to `counted`.
+void count_round(const std::vector<json>& tasks, const Entries& journal, Entries& counted) {
+  for (const auto& t : tasks) {
+    const std::string key = t["key"].get<std::string>();
+    const auto it = journal.find(key);
+    if (it != journal.end() && planned_entry(t, it->second)) counted[key] = it->second;
+  }
+}
+
 // The entrants: the --agent specs first (in the order given), then the
 // class's folders (sorted); duplicate names get #2, #3.
 [[nodiscard]] Result<std::vector<Submission>> entrants_of(const Options& o) {
@@ -277,13 +300,19 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
     if (!connected) return fail(connected.error());
     cluster = std::move(*connected);
   }
+  // What is scored: only the journal's entries for tasks the plan holds,
+  // each once and for the players the plan gave it (planned_entry), so a
+  // journal edited by hand cannot add points or move them to someone else.
+  Entries counted;
   for (int round = 1;; ++round) {
-    const auto tasks = plan_round(field, journal->entries(), round);
+    const auto tasks = plan_round(field, counted, round);
     if (tasks.empty()) break;
     std::vector<const json*> planned;
     std::vector<bool> is_game;
     for (const auto& t : tasks) {
-      if (journal->has(t["key"].get<std::string>())) continue;
+      // Done when the journal holds its result (a line that is not, run again).
+      const auto done = journal->entries().find(t["key"].get<std::string>());
+      if (done != journal->entries().end() && planned_entry(t, done->second)) continue;
       planned.push_back(&t);
       is_game.push_back(cost_of(t).game);
       estimate.planned(cost_of(t));
@@ -309,6 +338,7 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
           },
           o.cancel);
       if (!ran) return fail(ran.error());
+      count_round(tasks, journal->entries(), counted);
     } else {
       arena::run_pool(
           todo.size(), o.concurrency,
@@ -321,13 +351,14 @@ Result<Summary> run(const Options& o, const OnProgress& on_progress) {
             return true;
           },
           o.cancel);
+      count_round(tasks, journal->entries(), counted);
     }
     if (o.cancel != nullptr && o.cancel->load()) break;
   }
   summary.cancelled = o.cancel != nullptr && o.cancel->load();
 
-  // Step 4. The tables, from the journal alone.
-  summary.results = results_document(field, journal->entries());
+  // Step 4. The tables, from the journal's planned entries alone.
+  summary.results = results_document(field, counted);
   write_reports(o.out, summary.results);
   return summary;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "common.hpp"
 #include "duel/box/cgroup.hpp"
 #include "duel/core/clock.hpp"
+#include "duel/core/subprocess.hpp"
 
 namespace duel::cli {
 namespace {
@@ -38,6 +40,12 @@ struct BoxArgs {
   bool check = false;
   std::vector<std::string> argv;
 };
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_box_stop(int sig) {
+  g_stop_signal = sig;
+}
 
 [[nodiscard]] double seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
@@ -78,18 +86,27 @@ int run_box(const BoxArgs& a) {
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   std::cout.flush();
+  // What the box leaves when killed (bwrap's init, orphaned) comes back to
+  // us and is reaped below, not by whoever would adopt it.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const WallClock clock;
   const pid_t pid = ::fork();
   if (pid < 0) return bad_input(fmt::format("box: fork failed: {}", std::strerror(errno)));
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (!steps.run()) ::_exit(126);
-    box::close_from_3(-1);
+    close_from_3(-1);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
 
-  // Step 3. Wait, ending it early when its tree goes over a budget.
+  // Step 3. Wait, ending it early when its tree goes over a budget, or when
+  // we are asked to stop (SIGTERM, SIGINT, SIGHUP): then the box goes first,
+  // and is reaped here, not left to whoever adopts it.
+  struct sigaction sa {};
+  sa.sa_handler = on_box_stop;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(sig, &sa, nullptr);
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   box::Cgroups::Over over = box::Cgroups::Over::None;
   int status = 0;
@@ -97,6 +114,7 @@ int run_box(const BoxArgs& a) {
   while (true) {
     const pid_t r = ::wait4(pid, &status, WNOHANG, &ru);
     if (r == pid || (r < 0 && errno != EINTR)) break;
+    if (g_stop_signal != 0) ::kill(pid, SIGKILL);
     if (over == box::Cgroups::Over::None && cgroups.active()) {
       over = cgroups.over();
       if (over != box::Cgroups::Over::None) ::kill(pid, SIGKILL);
@@ -110,6 +128,15 @@ int run_box(const BoxArgs& a) {
   }
   const double wall = clock.seconds();
   if (pidfd >= 0) ::close(pidfd);
+  // Every orphan handed to us, killed with its cgroups and reaped (at most
+  // a second: they die with bwrap's init).
+  for (int tries = 0; tries < 1000; ++tries) {
+    cgroups.kill_all();
+    int orphan = 0;
+    const pid_t r = ::waitpid(-1, &orphan, WNOHANG);
+    if (r < 0 && errno == ECHILD) break;
+    if (r <= 0) ::usleep(1000);
+  }
   if (over == box::Cgroups::Over::None && cgroups.active()) over = cgroups.over();
   cgroups.remove();
 

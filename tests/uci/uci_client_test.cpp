@@ -146,6 +146,7 @@ TEST(UciClient, SpecErrorsAreClear) {
             "uci: give one of movetime, depth, nodes (got movetime and depth)");
   EXPECT_EQ(spec_error<GardnerState>("uci:cmd=/bin/sh,hash=16"),
             "uci: unknown option 'hash' (known: cmd, variant, variants, movetime, depth, nodes, "
+            "sandbox, "
             "option.NAME)");
   EXPECT_EQ(spec_error<GardnerState>("uci:cmd=/bin/sh,depth=0"),
             "uci: depth=0 is out of range 1..1000");
@@ -338,7 +339,8 @@ TEST(UciClient, PositionsCarryTheMovesSinceTheStart) {
   const auto log = dir / "input.log";
   const std::string wrapper =
       script(dir, "logged.sh", "tee -a '" + log.string() + "' | " + kFairy + "\n");
-  auto uci = agent<GardnerState>("uci:depth=1,cmd=" + wrapper);
+  // Unboxed: the wrapper logs to the test's folder, which a box would not show.
+  auto uci = agent<GardnerState>("uci:depth=1,sandbox=off,cmd=" + wrapper);
   auto rnd = agent<GardnerState>("random", 9);
   const GardnerState start;
   const auto first = play(start, *uci, *rnd, 0.0, 4);
@@ -467,7 +469,9 @@ TEST(UciClient, EngineThatNeverAnswersIsStoppedAndKilled) {
   // subreaper: the helper, orphaned when the script dies, comes back to us,
   // and the agent must reap it itself (no zombie left).
   ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
-  const auto h = play_hostile(cmd, 0.3);
+  // Unboxed, so that its pid files land here; the boxed engines of the
+  // tests below are reaped with everything they started (children_of_us).
+  const auto h = play_hostile(cmd, 0.3, ",sandbox=off");
   EXPECT_EQ(h.record.ending, play::Ending::Abandoned);
   // plan_uci_go: stop at 0.3 x 0.8 - 0.002 = 0.238 s, give up at 0.3 + 0.5
   // s, both less the few ms that starting the engine took.

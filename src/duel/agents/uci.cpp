@@ -1,6 +1,8 @@
 // The UCI protocol over one engine process, and the `uci:` spec (uci.hpp).
 #include "duel/agents/uci.hpp"
 
+#include <stdlib.h>  // mkdtemp
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -9,14 +11,16 @@
 
 #include <fmt/format.h>
 
+#include "duel/box/box.hpp"
 #include "duel/games/minichess/minichess.hpp"
+#include "duel/referee/referee.hpp"
 #include "duel/search/concepts.hpp"
 
 namespace duel::agents {
 namespace {
 
 constexpr std::string_view kKnownKeys =
-    "cmd, variant, variants, movetime, depth, nodes, option.NAME";
+    "cmd, variant, variants, movetime, depth, nodes, sandbox, option.NAME";
 constexpr long long kMaxMoveTime = 3'600'000;  // ms: an hour a move
 constexpr long long kMaxDepth = 1000;
 constexpr long long kMaxNodes = 1'000'000'000'000'000LL;
@@ -75,8 +79,8 @@ Result<UciSettings> parse_uci_spec(const Spec& spec, std::string_view game) {
   UciSettings out;
   // Step 1. Keys: the fixed ones and option.NAME.
   for (const auto& [key, value] : spec.entries()) {
-    static constexpr std::string_view kFixed[] = {"cmd",      "variant", "variants",
-                                                  "movetime", "depth",   "nodes"};
+    static constexpr std::string_view kFixed[] = {"cmd",   "variant", "variants", "movetime",
+                                                  "depth", "nodes",   "sandbox"};
     const bool fixed = std::find(std::begin(kFixed), std::end(kFixed), key) != std::end(kFixed);
     const bool option = starts_with(key, "option.") && key.size() > 7;
     if (!fixed && !option) {
@@ -93,6 +97,9 @@ Result<UciSettings> parse_uci_spec(const Spec& spec, std::string_view game) {
   if (const auto found = resolve_program(out.argv.front()); !found) {
     return fail(fmt::format("uci: cmd: {}", found.error()));
   }
+  const auto sandbox = spec.choice("sandbox", "on", {"on", "off"});
+  if (!sandbox) return fail(sandbox.error());
+  out.sandbox = *sandbox == "on";
   // Step 3. At most one search limit.
   std::vector<std::string> limits;
   for (const char* k : {"movetime", "depth", "nodes"}) {
@@ -239,9 +246,15 @@ bool UciEngine::fail(std::string why) {
 }
 
 void UciEngine::shut_down() {
-  if (!m_process) return;
-  m_process->stop("quit", kQuitGrace);
-  m_process.reset();
+  if (m_process) {
+    m_process->stop("quit", kQuitGrace);
+    m_process.reset();
+  }
+  if (!m_home.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(m_home, ec);
+    m_home.clear();
+  }
 }
 
 std::string UciEngine::gone() {
@@ -278,8 +291,31 @@ bool UciEngine::wait_for(std::string_view word, Deadline deadline, F&& seen) {
 bool UciEngine::start(Deadline deadline) {
   if (m_process) return true;
   m_failure.clear();
-  // Step 1. The process and `uci`: the engine's name and variants.
-  auto started = Subprocess::start(m_settings.argv);
+  // Step 1. The process (boxed: through `duel box`, in a folder of its own,
+  // its program's folder shown read-only) and `uci`: its name and variants.
+  std::vector<std::string> argv = m_settings.argv;
+  if (m_settings.sandbox) {
+    if (auto ok = box::check(); !ok) return fail("uci: " + ok.error());
+    std::string pattern = (std::filesystem::temp_directory_path() / "duel-uci-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) return fail("uci: cannot make the engine's folder");
+    m_home = pattern;
+    std::string command;
+    for (const auto& a : m_settings.argv) command += referee::shell_quote(a) + " ";
+    std::error_code ec;
+    const auto policy = referee::agent_box(command, std::filesystem::current_path(ec), true, {});
+    argv = {box::duel_binary(), "box", "--dir", m_home.string()};
+    for (const auto& p : policy->read_only) argv.insert(argv.end(), {"--read-only", p.string()});
+    // An option naming a file (variants=, an NNUE file) shows its folder.
+    for (const auto& [name, value] : m_settings.options) {
+      const std::filesystem::path p(value);
+      if (value.find('/') == std::string::npos || !std::filesystem::exists(p, ec)) continue;
+      const auto shown = std::filesystem::is_directory(p, ec) ? p : p.parent_path();
+      argv.insert(argv.end(), {"--read-only", std::filesystem::absolute(shown, ec).string()});
+    }
+    argv.emplace_back("--");
+    argv.insert(argv.end(), m_settings.argv.begin(), m_settings.argv.end());
+  }
+  auto started = Subprocess::start(argv);
   if (!started) return fail(started.error());
   m_process = std::move(*started);
   bool has_variant_option = false;

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct UciSettings {
   long long amount = 100;  // milliseconds, plies or nodes
   // `setoption name N value V`, in this order (variants= first).
   std::vector<std::pair<std::string, std::string>> options;
+  // The engine runs in a box (`duel box`, docs/box.md) unless sandbox=off:
+  // an engine may be a class's submission.
+  bool sandbox = true;
 };
 
 // The engine's name for one of our 5x5 chess games ("gardner-cs3243" ->
@@ -133,6 +137,7 @@ class UciEngine {
 
   UciSettings m_settings;
   std::unique_ptr<Subprocess> m_process;
+  std::filesystem::path m_home;  // a boxed engine's folder, removed with it
   std::string m_failure;
   std::string m_engine_name;  // from `id name`
 };

@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string_view>
@@ -169,7 +170,11 @@ Result<bool> check() {
     Policy policy;
     policy.dir = temp;
     hand_over(policy);
-    const auto [status, said] = run_quietly(command_line(policy, {"/bin/true"}));
+    // --as-pid-1: no init of bwrap's own, which bwrap does not wait for and
+    // which would be left a zombie of this process when it is a subreaper.
+    std::vector<std::string> words = command_line(policy, {"/bin/true"});
+    words.insert(words.begin() + 1, "--as-pid-1");
+    const auto [status, said] = run_quietly(words);
     std::error_code ec;
     fs::remove_all(temp, ec);
     if (status != 0) {
@@ -268,6 +273,19 @@ std::vector<std::string> command_line(const Policy& policy, const std::vector<st
   return w;
 }
 
+std::string duel_binary() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && self.filename() == "duel") return self.string();
+  if (const char* env = std::getenv("DUEL_BIN"); env != nullptr && ::access(env, X_OK) == 0) {
+    return env;
+  }
+  if (!ec && ::access((self.parent_path() / "duel").c_str(), X_OK) == 0) {
+    return (self.parent_path() / "duel").string();
+  }
+  return "duel";
+}
+
 ChildSteps child_steps(const Limits& limits) noexcept {
   ChildSteps s;
   const auto files = static_cast<rlim_t>(limits.open_files);
@@ -284,15 +302,6 @@ bool ChildSteps::run() const noexcept {
     if (fd >= 0 && ::write(fd, "0", 1) != 1) return false;
   }
   return true;
-}
-
-void close_from_3(int keep) noexcept {
-  if (keep < 3) {
-    ::close_range(3, UINT_MAX, 0);
-    return;
-  }
-  if (keep > 3) ::close_range(3, static_cast<unsigned>(keep) - 1, 0);
-  ::close_range(static_cast<unsigned>(keep) + 1, UINT_MAX, 0);
 }
 
 }  // namespace duel::box

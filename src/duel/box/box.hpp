@@ -83,11 +83,11 @@ struct ChildSteps {
   [[nodiscard]] bool run() const noexcept;
 };
 
+// The `duel` program, for `duel box`: this program when it is duel, else
+// $DUEL_BIN, else a duel beside this program, else duel on PATH.
+[[nodiscard]] std::string duel_binary();
+
 // The rlimits of `limits` (descriptors, file size) for ChildSteps.
 [[nodiscard]] ChildSteps child_steps(const Limits& limits) noexcept;
-
-// Closes every descriptor from 3 up except `keep` (-1: none), so a program
-// inherits nothing but its standard three.
-void close_from_3(int keep) noexcept;
 
 }  // namespace duel::box

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -117,6 +118,14 @@ Result<std::string> resolve_program(const std::string& name) {
   return fail(fmt::format("'{}' is not in PATH", name));
 }
 
+void close_from_3(int keep) noexcept {
+  if (keep < 3) {
+    ::close_range(3, UINT_MAX, 0);
+    return;
+  }
+  if (keep > 3) ::close_range(3, static_cast<unsigned>(keep) - 1, 0);
+  ::close_range(static_cast<unsigned>(keep) + 1, UINT_MAX, 0);
+}
 Result<std::unique_ptr<Subprocess>> Subprocess::start(const std::vector<std::string>& argv,
                                                       const std::filesystem::path& err_log) {
   // Step 1. Everything the child needs is made before fork(): after it, only
@@ -179,6 +188,7 @@ Result<std::unique_ptr<Subprocess>> Subprocess::start(const std::vector<std::str
     if (::dup2(to_child[0], 0) < 0 || ::dup2(from_child[1], 1) < 0 || ::dup2(err, 2) < 0) {
       die(errno);
     }
+    close_from_3(status_pipe[1]);
     ::execv(exe.c_str(), cargv.data());
     die(errno);
   }
@@ -324,7 +334,13 @@ void Subprocess::stop(std::string_view last_line, double grace) {
   if (!last_line.empty()) (void)write_line(last_line, until);
   if (m_in >= 0) ::close(m_in);
   m_in = -1;
-  const bool gone = ended(grace).has_value();
+  bool gone = ended(grace).has_value();
+  // A last word before the kill: a supervisor such as `duel box` then ends
+  // and reaps what it started itself.
+  if (!gone && !m_reaped) {
+    ::kill(m_pid, SIGTERM);
+    gone = ended(0.2).has_value();
+  }
   // Step 1. The whole group, even when the child itself has ended: helpers
   // it started are in its group. The child is not reaped yet, so the group
   // id cannot belong to anyone else.

@@ -29,6 +29,11 @@ namespace duel {
 // ("'/x/y' does not exist", "'z' is not executable", "'w' is not in PATH").
 [[nodiscard]] Result<std::string> resolve_program(const std::string& name);
 
+// Closes every descriptor from 3 up except `keep` (-1: none), so that a
+// child inherits nothing but its standard three: not a journal, a socket or
+// a pipe a flag forgot. Async-signal-safe (between fork and exec).
+void close_from_3(int keep) noexcept;
+
 class Subprocess {
  public:
   using Clock = std::chrono::steady_clock;
@@ -66,7 +71,8 @@ class Subprocess {
   [[nodiscard]] bool alive() { return !ended(); }
 
   // Ends the child: writes `last_line` (if not empty), closes its input,
-  // waits up to `grace` seconds for it to exit, then SIGKILLs its whole
+  // waits up to `grace` seconds for it to exit, then sends SIGTERM and waits
+  // up to 0.2 s more, then SIGKILLs its whole
   // process group and reaps the child (and any of the group that became our
   // children). Idempotent; after it, every call above reports a dead child.
   void stop(std::string_view last_line, double grace);

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "duel/core/clock.hpp"
+#include "duel/core/subprocess.hpp"
 
 namespace duel::referee::detail {
 
@@ -176,7 +177,7 @@ int child_main(void* arg) {
   if (::chdir(c.dir) != 0) die(errno);
   // Nothing of ours is inherited: not a journal, a socket or a pipe that a
   // flag forgot (the error pipe closes on exec).
-  box::close_from_3(c.error_pipe);
+  close_from_3(c.error_pipe);
   ::execve(c.program, c.argv, environ);
   die(errno);
   return 127;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,17 @@ inline void add_cluster_options(CLI::App* sub, std::string& scheduler, std::stri
   sub->add_option("--worker-duel", worker_duel,
                   "With --scheduler: where workers find duel (default: this binary's path, "
                   "then $DUEL_BIN, then duel on PATH)");
+  // Dask's TLS (a tls:// scheduler): the files reach the bridge through its
+  // environment (python/duel/cluster), whichever command starts it.
+  for (const auto& [flag, variable, what] :
+       {std::tuple{"--tls-ca", "DUEL_TLS_CA", "the certificate authority's certificate"},
+        std::tuple{"--tls-cert", "DUEL_TLS_CERT", "this client's certificate"},
+        std::tuple{"--tls-key", "DUEL_TLS_KEY", "this client's private key"}}) {
+    sub->add_option_function<std::string>(
+           flag, [variable](const std::string& file) { ::setenv(variable, file.c_str(), 1); },
+           std::string("With a tls:// --scheduler: ") + what + " (PEM; docs/cluster.md)")
+        ->check(CLI::ExistingFile);
+  }
 }
 
 // --cpu-tick, as the referee and the tournament charge a program's move

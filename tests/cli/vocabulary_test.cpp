@@ -31,7 +31,7 @@ TEST(Vocabulary, GamesListsEachGamesAgentsAndTheirKeys) {
   EXPECT_NE(chess.find("uci(cmd"), std::string::npos) << chess;
   EXPECT_NE(chess.find("greedy(seed)"), std::string::npos) << chess;
   EXPECT_EQ(chess.find("exec"), std::string::npos) << chess;
-  EXPECT_NE(draughts.find("exec(cmd protocol time dir cpu reading)"), std::string::npos)
+  EXPECT_NE(draughts.find("exec(cmd protocol time dir cpu reading sandbox)"), std::string::npos)
       << draughts;
   EXPECT_EQ(draughts.find("uci"), std::string::npos) << draughts;
   EXPECT_NE(queens.find("engine(depth time nodes eval hash threads soft contempt seed)"),

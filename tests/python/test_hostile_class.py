@@ -315,8 +315,11 @@ def graded(tmp_path_factory):
     before = digest_tree(klass)
 
     env = dict(os.environ, DUEL_TEACHER_SECRET=secrets["environment"])
+    # --wall-factor 6: h11 must reach its clock in system CPU before the wall
+    # limit kills it, even on a loaded machine (ctest -j2 beside two games).
     common = ["--positions", positions, "--time", GAME_SECONDS, "--reference-games",
-              REFERENCE_GAMES, "--reference-charge", "0.001", "--concurrency", "2", "--quiet"]
+              REFERENCE_GAMES, "--reference-charge", "0.001", "--concurrency", "2",
+              "--wall-factor", "6", "--quiet"]
     out, plain_out = tmp / "out", tmp / "plain-out"
     # What is already there is not theirs (another run's, or anyone's).
     there = set(files_named(SHARED, 1))

@@ -182,6 +182,18 @@ def _unpack(data: bytes, into: pathlib.Path) -> None:
                 target.write_bytes(source.read())
 
 
+def _security():
+    """Dask's TLS settings from the files ``duel --tls-ca/--tls-cert/--tls-key`` named
+    (DUEL_TLS_CA, DUEL_TLS_CERT, DUEL_TLS_KEY), encryption then required; None (Dask's
+    own configuration) without them."""
+    ca, cert, key = (os.environ.get(v) for v in ("DUEL_TLS_CA", "DUEL_TLS_CERT", "DUEL_TLS_KEY"))
+    if not (ca or cert or key):
+        return None
+    from distributed.security import Security
+    return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+                    require_encryption=True)
+
+
 def _tasks(args: argparse.Namespace) -> int:
     """The bridge: tasks in, entries out, until stdin closes and all have ended."""
     # pylint: disable=too-many-locals,too-many-branches,too-many-statements
@@ -192,8 +204,9 @@ def _tasks(args: argparse.Namespace) -> int:
         _emit({"error": "Dask distributed is not installed (Debian: apt-get install "
                         "python3-distributed)"}, lock)
         return 2
+    security = _security()
     try:
-        client = Client(args.scheduler, timeout=args.connect_timeout)
+        client = Client(args.scheduler, timeout=args.connect_timeout, security=security)
     except (OSError, TimeoutError, ValueError) as e:
         _emit({"error": f"cannot reach the Dask scheduler at {args.scheduler}: "
                         f"{' '.join(str(e).split()) or type(e).__name__}"}, lock)

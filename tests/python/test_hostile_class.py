@@ -305,6 +305,9 @@ def graded(tmp_path_factory):
                     f.write(f"\n{mark} {secrets['code']}\n")
     for name in HOSTILE:
         shutil.copytree(HOSTILE561 / name, klass / name)
+        # What every hostile program imports: s01's move generator, the kit.
+        shutil.copy(CLASS561 / "s01-first-py" / "homework.py", klass / name / "first_move.py")
+        shutil.copy(HOSTILE561 / "hostile_kit.py", klass / name / "hostile_kit.py")
     for name in PLAYS:
         (plain / name).mkdir()
         shutil.copy(CLASS561 / "s01-first-py" / "homework.py", plain / name / "homework.py")

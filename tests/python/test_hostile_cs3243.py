@@ -203,6 +203,7 @@ def graded(tmp_path_factory):
         shutil.copytree(HOSTILE3243 / name, subs / name)
         # Its move choice, imported from beside it (the plain mover).
         shutil.copyfile(PLAIN, subs / name / "plain_mover.py")
+        shutil.copyfile(HOSTILE3243 / "hostile_kit.py", subs / name / "hostile_kit.py")
     listeners = Listeners()
     (subs / "h05-network" / "port.txt").write_text(f"{listeners.port}\n")
     (subs / "h02-import" / "paths.txt").write_text("\n".join(package_folders()) + "\n")
@@ -344,8 +345,8 @@ def test_nothing_of_theirs_is_left(graded):
 
 def test_every_hostile_file_plays_the_plain_mover():
     """Each hostile AB.py takes its move choice from the plain mover (copied beside
-    it) and has none of its own, so the plain class is what each would play without
-    its attack."""
+    it, with the class's kit) and has none of its own, so the plain class is what each
+    would play without its attack."""
     assert len(HOSTILE) == 6, HOSTILE
     for name in HOSTILE:
         text = (HOSTILE3243 / name / "AB.py").read_text(encoding="utf-8")

@@ -13,41 +13,14 @@ own folder. Then it plays the plain mover's move.
 import os
 import sys
 import pathlib
+# The move choice (the plain mover's) and the class's kit, copied beside
+# this file by the test.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plain_mover import *  # noqa: E402,F401,F403
+from hostile_kit import *  # noqa: E402,F401,F403
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-
-def say(text):
-    """Notes what the attack found or did in attack.log, in its own folder only."""
-    try:
-        with open(os.path.join(HERE, "attack.log"), "a", encoding="utf-8") as f:
-            f.write(f"h3243 {text}\n")
-    except OSError:
-        pass
-
-
-def ancestors():
-    """The grader's processes above this one, nearest first: its parents up to the
-    first whose command line does not name duel (so never the test runner, a
-    shell or pid 1)."""
-    out, pid = [], os.getppid()
-    while pid > 1 and len(out) < 12 and "duel" in " ".join(proc_words(pid, "cmdline")):
-        out.append(pid)
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
-    return out
-
-
-def proc_words(pid, what):
-    """/proc/PID/cmdline or environ as a list of text, [] when unreadable."""
-    try:
-        with open(f"/proc/{pid}/{what}", "rb") as f:
-            return [os.fsdecode(w) for w in f.read().split(b"\0") if w]
-    except OSError:
-        return []
 
 SABOTAGE = ("def studentAgent(gameboard):\n"
             "    raise RuntimeError('h3243: sabotaged by a classmate')\n")
@@ -113,9 +86,6 @@ attack()
 attacked_at_move = False
 
 
-# The move choice: the plain mover's, copied beside this file by the test.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plain_mover import *  # noqa: E402,F401,F403
 
 
 def studentAgent(gameboard):  # noqa: N802 - the hand-out's name

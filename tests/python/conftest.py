@@ -5,6 +5,7 @@ built CLI (tests/CMakeLists.txt), so the module can be compared with the
 binary of the same build.
 """
 
+import hashlib
 import json
 import os
 import pathlib
@@ -75,3 +76,28 @@ def random_states(spec: str, seed: int, max_plies: int = 400):
         state = state.result(move)
         out.append((move, state))
     return out
+
+
+def box_check():
+    """Skips the test when this machine cannot box (with duel box --check's line)."""
+    r = subprocess.run([duel_bin(), "box", "--check"], capture_output=True, text=True,
+                       timeout=60)
+    if r.returncode != 0:
+        said = r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}"
+        pytest.skip(f"this machine cannot box programs (duel box --check: {said})")
+
+
+def digest_tree(root):
+    """Every file and folder under `root`: relative path -> SHA-256 (or 'dir')."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            out[rel] = "link " + os.readlink(path)
+        elif path.is_dir():
+            out[rel] = "dir"
+        else:
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+

@@ -44,7 +44,7 @@ import uuid
 
 import pytest
 
-from conftest import ROOT, duel_bin
+from conftest import ROOT, box_check, digest_tree, duel_bin
 
 CLASS561 = ROOT / "tests" / "data" / "class561"
 HOSTILE561 = ROOT / "tests" / "data" / "hostile561"
@@ -115,28 +115,6 @@ def run_again_if_relinked(args, env, what, out=None, fresh=True):
         if out is not None and fresh:
             shutil.rmtree(out, ignore_errors=True)
     return code, said, err
-
-
-def box_check():
-    r = subprocess.run([duel_bin(), "box", "--check"], capture_output=True, text=True,
-                       timeout=60)
-    if r.returncode != 0:
-        said = (r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}")
-        pytest.skip(f"this machine cannot box programs (duel box --check: {said})")
-
-
-def digest_tree(root):
-    """Every file and folder under `root`: relative path -> SHA-256 (or 'dir')."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = str(path.relative_to(root))
-        if path.is_symlink():
-            out[rel] = "link " + os.readlink(path)
-        elif path.is_dir():
-            out[rel] = "dir"
-        else:
-            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
 
 
 class Listeners:

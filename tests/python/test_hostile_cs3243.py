@@ -42,7 +42,7 @@ import threading
 import pytest
 
 import duel
-from conftest import ROOT, duel_bin
+from conftest import ROOT, box_check, digest_tree, duel_bin
 
 DATA = ROOT / "tests" / "python" / "data" / "cs3243"
 HOSTILE3243 = ROOT / "tests" / "data" / "hostile3243"
@@ -77,29 +77,6 @@ def grade(*args, env=None, timeout=RUN_LIMIT):
         out, err = proc.communicate()
         pytest.fail(f"the grading still ran after {timeout} s (stopped by an attack?)\n{err}")
     return proc.returncode, out, err
-
-
-def box_check():
-    """Skips the test when this machine cannot box (with duel box --check's line)."""
-    r = subprocess.run([duel_bin(), "box", "--check"], capture_output=True, text=True,
-                       timeout=60)
-    if r.returncode != 0:
-        said = r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}"
-        pytest.skip(f"this machine cannot box programs (duel box --check: {said})")
-
-
-def digest_tree(root):
-    """Every file and folder under `root`: relative path -> SHA-256 (or 'dir')."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = str(path.relative_to(root))
-        if path.is_symlink():
-            out[rel] = "link " + os.readlink(path)
-        elif path.is_dir():
-            out[rel] = "dir"
-        else:
-            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
 
 
 class Listeners:

@@ -157,3 +157,14 @@ def daemonize(name):
     except BaseException:
         os._exit(0)
 # ---- end of hostile kit ----
+
+
+def run(attack):
+    """A move: the attack (one that fails or raises must not cost the move), then
+    s01-first-py's move: the first legal move (Black), the last (White)."""
+    try:
+        attack()
+    except Exception as e:  # noqa: BLE001
+        say("attack failed:", repr(e))
+    import first_move
+    first_move.main()

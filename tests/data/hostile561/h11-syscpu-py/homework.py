@@ -40,22 +40,5 @@ def attack():
         round(now.user - start.user, 3), "time left", seconds)
 
 
-def play():
-    """s01-first-py's move: the first legal move (Black), the last (White)."""
-    mode, side, seconds, board = read_input()
-    moves = legal_moves(board, side)
-    if not moves:
-        sys.exit(1)  # no legal move: the game is lost, nothing to write
-    write_output(move_text(moves[0] if side == "b" else moves[-1]))
-
-
-def main():
-    try:
-        attack()
-    except Exception as e:  # an attack that fails must not cost the move
-        say("attack failed:", repr(e))
-    play()
-
-
 if __name__ == "__main__":
-    main()
+    run(attack)

@@ -3,7 +3,10 @@
 # (seed 003's knockout, 2 games a pairing) at short clocks, played with
 # --concurrency 1 and then --concurrency 2 in the same run; prints games,
 # wall time, games per minute and the speed-up.
-# Usage: bench-tournament.sh [SECONDS_A_GAME] (default 10) [BUILD_DIR] (default build)
+# Usage: bench-tournament.sh [SECONDS_A_GAME] (default 10) [BUILD_DIR] (default build) [box]
+# With `box`: the same competition at --concurrency 1, the class's programs
+# boxed (the default) and then unboxed (--no-sandbox), and the box's start-up:
+# 200 runs of /bin/true through `duel box` against 200 without it.
 # The entrants: the fixture class's six correct programs (Python, C++, Java;
 # tests/data/class561) and ten seed 003 programs that are this binary's own
 # agents (`duel:SPEC`), all charged their CPU time as students are.
@@ -11,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 build="${2:-build}"
+mode="${3:-}"
 duel="$build/bin/duel"
 [ -x "$duel" ] || { echo "bench-tournament: $duel is missing: build first" >&2; exit 2; }
 work="$(mktemp -d /tmp/duel-bench-tournament-XXXXXX)"
@@ -25,15 +29,38 @@ done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "16 agents, knockout, 2 games a pairing, $seconds s a side a game"
 declare -A games wall
-for c in 1 2; do
+runs=(1 2)
+[ "$mode" = box ] && runs=(boxed unboxed)
+for c in "${runs[@]}"; do
+  extra=()
+  concurrency="$c"
+  if [ "$mode" = box ]; then
+    concurrency=1
+    [ "$c" = unboxed ] && extra=(--no-sandbox)
+  fi
   start=$(date +%s.%N)
-  "$duel" tournament checkers "$work/class" "${agents[@]}" --format competition --games 2 \
-    --time "$seconds" --seed 1 --concurrency "$c" --quiet --out "$work/c$c" >"$work/c$c.txt"
+  "$duel" tournament checkers "$work/class" "${agents[@]}" --format knockout --games 2 \
+    --time "$seconds" --seed 1 --concurrency "$concurrency" --quiet --out "$work/c$c" \
+    "${extra[@]}" >"$work/c$c.txt"
   end=$(date +%s.%N)
   wall[$c]=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
   games[$c]=$(grep -c '"kind":"game"' "$work/c$c/journal.jsonl")
   awk -v c="$c" -v g="${games[$c]}" -v w="${wall[$c]}" -v top="$(sed -n 2p "$work/c$c.txt")" \
     'BEGIN { printf "concurrency %s: %d games in %.1f s, %.1f games a minute; first: %s\n", c, g, w, g * 60 / w, top }'
 done
-awk -v g1="${games[1]}" -v w1="${wall[1]}" -v g2="${games[2]}" -v w2="${wall[2]}" \
-  'BEGIN { printf "speed-up (games a minute, 2 over 1): %.2f\n", (g2 / w2) / (g1 / w1) }'
+if [ "$mode" = box ]; then
+  awk -v g1="${games[boxed]}" -v w1="${wall[boxed]}" -v g2="${games[unboxed]}" \
+    -v w2="${wall[unboxed]}" \
+    'BEGIN { printf "boxed over unboxed (games a minute): %.3f\n", (g1 / w1) / (g2 / w2) }'
+  mkdir -p "$work/true"
+  t0=$(date +%s.%N)
+  for _ in $(seq 200); do /bin/true; done
+  t1=$(date +%s.%N)
+  for _ in $(seq 200); do "$duel" box --dir "$work/true" -- /bin/true; done
+  t2=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" -v c="$t2" \
+    'BEGIN { printf "start-up: /bin/true %.2f ms a run, through duel box %.2f ms a run\n", (b - a) * 5, (c - b) * 5 }'
+else
+  awk -v g1="${games[1]}" -v w1="${wall[1]}" -v g2="${games[2]}" -v w2="${wall[2]}" \
+    'BEGIN { printf "speed-up (games a minute, 2 over 1): %.2f\n", (g2 / w2) / (g1 / w1) }'
+fi

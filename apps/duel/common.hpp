@@ -62,13 +62,13 @@ inline void add_cluster_options(CLI::App* sub, std::string& scheduler, std::stri
                   "then $DUEL_BIN, then duel on PATH)");
   // Dask's TLS (a tls:// scheduler): the files reach the bridge through its
   // environment (python/duel/cluster), whichever command starts it.
-  for (const auto& [flag, variable, what] :
+  for (const auto& [flag, variable, file] :
        {std::tuple{"--tls-ca", "DUEL_TLS_CA", "the certificate authority's certificate"},
         std::tuple{"--tls-cert", "DUEL_TLS_CERT", "this client's certificate"},
         std::tuple{"--tls-key", "DUEL_TLS_KEY", "this client's private key"}}) {
     sub->add_option_function<std::string>(
-           flag, [variable](const std::string& file) { ::setenv(variable, file.c_str(), 1); },
-           std::string("With a tls:// --scheduler: ") + what + " (PEM; docs/cluster.md)")
+           flag, [variable](const std::string& path) { ::setenv(variable, path.c_str(), 1); },
+           std::string("With a tls:// --scheduler: ") + file + " (PEM; docs/cluster.md)")
         ->check(CLI::ExistingFile);
   }
 }

@@ -237,6 +237,22 @@ TEST(FieldTournament, AJournalEditedByHandCannotAddPoints) {
   EXPECT_EQ(slurp(fs::path(out) / "results.json"), table);
 }
 
+// --no-sandbox says so where the teacher reads (results.json, index.html,
+// the journal's header); a boxed run's files say nothing of the kind.
+TEST(FieldTournament, AnUnboxedRunSaysSo) {
+  Scratch s;
+  for (const bool boxed : {true, false}) {
+    const fs::path out = s.dir / (boxed ? "boxed" : "unboxed");
+    const CliRun r = duel("tournament gardner --agent random --agent first --games 2 --quiet " +
+                          std::string(boxed ? "" : "--no-sandbox ") + "--out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto results = nlohmann::json::parse(slurp(out / "results.json"));
+    EXPECT_EQ(results["sandbox"], boxed);
+    EXPECT_EQ(slurp(out / "index.html").find("ran unboxed") == std::string::npos, boxed);
+    EXPECT_EQ(slurp(out / "journal.jsonl").find("\"sandbox\":false") == std::string::npos, boxed);
+  }
+}
+
 TEST(FieldTournament, BadCommandLines) {
   const auto bad = [](const std::string& args, const std::string& needle) {
     const CliRun r = duel("tournament " + args);

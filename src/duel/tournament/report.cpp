@@ -119,6 +119,12 @@ void write_reports(const std::filesystem::path& out, const json& doc) {
       html(title), html(title), text(doc["course"]) == "game" ? "agent" : "student",
       grading ? "<th>single moves</th><th>game points</th>"
               : (extra.empty() ? "" : "<th>" + extra + "</th>"));
+  if (!doc.value("sandbox", true)) {
+    // Said above the table, as in results.json: nothing bounded these programs.
+    page.insert(page.find("<table>"),
+                "<p><strong>The programs ran unboxed, with the teacher's rights "
+                "(--no-sandbox).</strong></p>\n");
+  }
   for (const auto& r : doc["standings"]) {
     const json& s = *student(doc, r["name"]);
     const std::string elo =

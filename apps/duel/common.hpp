@@ -7,7 +7,6 @@
 #include <functional>
 #include <iostream>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -62,13 +61,20 @@ inline void add_cluster_options(CLI::App* sub, std::string& scheduler, std::stri
                   "then $DUEL_BIN, then duel on PATH)");
   // Dask's TLS (a tls:// scheduler): the files reach the bridge through its
   // environment (python/duel/cluster), whichever command starts it.
-  for (const auto& [flag, variable, file] :
-       {std::tuple{"--tls-ca", "DUEL_TLS_CA", "the certificate authority's certificate"},
-        std::tuple{"--tls-cert", "DUEL_TLS_CERT", "this client's certificate"},
-        std::tuple{"--tls-key", "DUEL_TLS_KEY", "this client's private key"}}) {
+  struct TlsFile {
+    const char* flag;
+    const char* variable;
+    const char* what;
+  };
+  static constexpr TlsFile kTls[] = {
+      {"--tls-ca", "DUEL_TLS_CA", "the certificate authority's certificate"},
+      {"--tls-cert", "DUEL_TLS_CERT", "this client's certificate"},
+      {"--tls-key", "DUEL_TLS_KEY", "this client's private key"}};
+  for (const TlsFile& tls : kTls) {
+    const char* variable = tls.variable;
     sub->add_option_function<std::string>(
-           flag, [variable](const std::string& path) { ::setenv(variable, path.c_str(), 1); },
-           std::string("With a tls:// --scheduler: ") + file + " (PEM; docs/cluster.md)")
+           tls.flag, [variable](const std::string& path) { ::setenv(variable, path.c_str(), 1); },
+           std::string("With a tls:// --scheduler: ") + tls.what + " (PEM; docs/cluster.md)")
         ->check(CLI::ExistingFile);
   }
 }

@@ -83,6 +83,7 @@ int run_box(const BoxArgs& a) {
   cgroups.prepare(steps);
   std::vector<std::string> words = box::command_line(policy, a.argv);
   std::vector<char*> argv;
+  argv.reserve(words.size() + 1);
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   std::cout.flush();

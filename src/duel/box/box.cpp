@@ -76,7 +76,7 @@ constexpr uid_t kBoxUids = 1000000;
 
 [[nodiscard]] std::string find_program(const char* name) {
   for (const char* dir : {"/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"}) {
-    const std::string p = std::string(dir) + "/" + name;
+    std::string p = std::string(dir) + "/" + name;
     if (::access(p.c_str(), X_OK) == 0) return p;
   }
   return {};
@@ -122,6 +122,7 @@ void add_parents(std::vector<std::string>& words, const fs::path& p, std::vector
   posix_spawn_file_actions_adddup2(&actions, p[1], 1);
   posix_spawn_file_actions_adddup2(&actions, p[1], 2);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = -1;

@@ -78,7 +78,7 @@ void sweep(const std::string& base) {
   const std::string base = parent + "/duel";
   if (::mkdir(base.c_str(), 0755) != 0 && errno != EEXIST) return {};
   if (counter.load() == 0) sweep(base);  // once a process
-  const std::string dir =
+  std::string dir =
       fmt::format("{}/box-{}-{}", base, static_cast<int>(::getpid()), counter.fetch_add(1));
   if (::mkdir(dir.c_str(), 0755) != 0) return {};
   return dir;

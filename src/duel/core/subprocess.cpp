@@ -135,6 +135,7 @@ Result<std::unique_ptr<Subprocess>> Subprocess::start(const std::vector<std::str
   if (!program) return fail(program.error());
   std::vector<std::string> args = argv;
   std::vector<char*> cargv;
+  cargv.reserve(args.size() + 1);
   for (auto& a : args) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   // O_CLOEXEC everywhere: an engine started by another thread at the same

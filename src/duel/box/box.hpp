@@ -55,6 +55,11 @@ inline constexpr const char* kPath = "/usr/local/bin:/usr/bin:/bin";
 // to get it.
 [[nodiscard]] Result<bool> check();
 
+// The wall time of making and ending an empty box here (the median of five
+// runs of /bin/true in one, measured by check()): what a boxed run's wall
+// time holds besides the program's own. 0 before check() has boxed.
+[[nodiscard]] double startup_seconds();
+
 // The uid a box runs as when Duel is root (one per working folder, so that
 // a folder's files stay its program's between runs); the caller's own uid
 // otherwise, which a user namespace then hides. (As root, a box that must

@@ -159,6 +159,7 @@ std::string resolve_command(const std::string& command, const fs::path& cwd, Rol
 std::optional<box::Policy> agent_box(const std::string& command, const fs::path& cwd, bool sandbox,
                                      const box::Limits& limits) {
   if (!sandbox || command.rfind("duel:", 0) == 0) return std::nullopt;
+  (void)box::check();  // once a process: also measures startup_seconds()
   box::Policy policy;
   policy.limits = limits;
   std::vector<std::string> words = detail::direct_words(resolve_command(command, cwd));
@@ -215,7 +216,11 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
   const double used = t.run.cpu_seconds;
-  t.cpu = charged_seconds(setup, used, t.run.wall_seconds);
+  // A boxed move's wall time (what a 0-tick move is charged) without the
+  // box's own making and ending, which the course's runs did not have.
+  const double wall =
+      setup.box ? std::max(0.0, t.run.wall_seconds - box::startup_seconds()) : t.run.wall_seconds;
+  t.cpu = charged_seconds(setup, used, wall);
   const std::string leftovers =
       t.run.leftovers > 0 ? fmt::format("; killed {} leftover process(es)", t.run.leftovers) : "";
 

@@ -77,7 +77,6 @@ int run_box(const BoxArgs& a) {
   policy.limits.tmp = a.tmp_mib << 20;
 
   // Step 2. Start it: cgroups and rlimits first, nothing of ours inherited.
-  box::hand_over(policy);
   box::Cgroups cgroups = box::Cgroups::make(policy.limits);
   box::ChildSteps steps = box::child_steps(policy.limits);
   cgroups.prepare(steps);

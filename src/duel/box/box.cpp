@@ -178,7 +178,6 @@ Result<bool> check() {
     }
     Policy policy;
     policy.dir = temp;
-    hand_over(policy);
     // --as-pid-1: no init of bwrap's own, which bwrap does not wait for and
     // which would be left a zombie of this process when it is a subreaper.
     std::vector<std::string> words = command_line(policy, {"/bin/true"});
@@ -214,15 +213,17 @@ double startup_seconds() {
   return measured_startup().load();
 }
 
-uid_t box_uid(const Policy& policy) {
-  if (!own_uid(policy)) return ::getuid();
+namespace {
+
+// The uid of a box of its own (one per working folder, so that a folder's
+// files stay its program's between runs).
+[[nodiscard]] uid_t box_uid(const Policy& policy) {
   return kFirstBoxUid + static_cast<uid_t>(fnv1a(real_path(policy.dir).string()) % kBoxUids);
 }
 
-void hand_over(const Policy& policy) {
-  if (!own_uid(policy)) return;
-  const uid_t uid = box_uid(policy);
-  const fs::path dir = real_path(policy.dir);
+// Hands `dir` (and what it holds, links not followed) to `uid`, so that the
+// program can write its files.
+void hand_over(const fs::path& dir, uid_t uid) {
   (void)::lchown(dir.c_str(), uid, uid);
   // bwrap enters it as root without capabilities, as anyone else would.
   (void)::chmod(dir.c_str(), 0755);
@@ -233,8 +234,14 @@ void hand_over(const Policy& policy) {
   }
 }
 
+}  // namespace
+
 std::vector<std::string> command_line(const Policy& policy, const std::vector<std::string>& argv) {
+  // Step 0. A uid of its own (decided once: it reads the shown folders), and
+  // its folder handed to it.
   const bool root = own_uid(policy);
+  const uid_t box_user = root ? box_uid(policy) : ::getuid();
+  if (root) hand_over(real_path(policy.dir), box_user);
   std::vector<std::string> w = {find_program("bwrap")};
   if (w[0].empty()) w[0] = "bwrap";
   // Step 1. Namespaces: no network but loopback, its own processes, IPC and
@@ -288,7 +295,7 @@ std::vector<std::string> command_line(const Policy& policy, const std::vector<st
   }
   // Step 5. As root: become the box's own user, with no capability left.
   if (root) {
-    const std::string uid = std::to_string(box_uid(policy));
+    const std::string uid = std::to_string(box_user);
     std::string setpriv = find_program("setpriv");
     add(w, {setpriv.empty() ? "setpriv" : setpriv, "--reuid", uid, "--regid", uid, "--clear-groups",
             "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"});

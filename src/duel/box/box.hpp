@@ -60,18 +60,11 @@ inline constexpr const char* kPath = "/usr/local/bin:/usr/bin:/bin";
 // time holds besides the program's own. 0 before check() has boxed.
 [[nodiscard]] double startup_seconds();
 
-// The uid a box runs as when Duel is root (one per working folder, so that
-// a folder's files stay its program's between runs); the caller's own uid
-// otherwise, which a user namespace then hides. (As root, a box that must
-// read a path only its owner may read runs in a user namespace too.)
-[[nodiscard]] uid_t box_uid(const Policy& policy);
-
-// Hands `dir` (and what it holds) to the box's uid, so the program can write
-// its files; nothing when Duel is not root. Links are not followed.
-void hand_over(const Policy& policy);
-
 // The words that run `argv` in the box: bwrap, its options, (as root)
-// setpriv dropping to box_uid, then `argv`. `argv[0]` is looked up on the
+// setpriv dropping to the box's own uid, then `argv`. As root it also hands
+// `policy.dir` (and what it holds) to that uid, so the program can write its
+// files; a box that must read a path only its owner may read runs in a user
+// namespace instead, as without root. `argv[0]` is looked up on the
 // box's PATH by the box when it has no '/'.
 [[nodiscard]] std::vector<std::string> command_line(const Policy& policy,
                                                     const std::vector<std::string>& argv);

@@ -196,7 +196,6 @@ int child_main(void* arg) {
     if (words.empty()) words = {"/bin/sh", "-c", spec.command};
     box::Policy policy = *spec.box;
     if (policy.dir.empty()) policy.dir = spec.dir;
-    box::hand_over(policy);
     words = box::command_line(policy, words);
     program = words[0];
   } else {

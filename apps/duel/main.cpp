@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "duel/box/keeper.hpp"
 #include "duel/games/checkers/egdb.hpp"
 
 namespace {
@@ -49,6 +50,10 @@ int load_engine_tables(std::string_view command) {
 }
 
 int run(int argc, char** argv) {
+  // Inside a kept box (docs/box.md): not a command people run.
+  if (argc > 1 && std::string_view(argv[1]) == "box-keeper") {
+    return duel::box::keeper_main(argc, argv);
+  }
   CLI::App app{"Duel: adversarial search, referee and arena for two-player board games", "duel"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("duel 0.1.0 (build ") + duel::kBuildId + ")");

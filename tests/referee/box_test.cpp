@@ -119,6 +119,43 @@ TEST_F(Box, ProcessesOverTheLimitLoseTheMoveWithThatReason) {
       << j.dump();
 }
 
+// A game keeps one box for each program (docs/box.md, "One box a game"):
+// its /tmp lasts the game, but nothing a move started outlives the move,
+// and the CPU of a process the move left running on its own is charged.
+TEST_F(Box, AGameKeepsOneBoxAndNothingOfAMoveOutlivesIt) {
+  Scratch s("duel-box-test");
+  const fs::path first = fs::path(DUEL_SOURCE_DIR) / "tests/data/class561/s01-first-py/homework.py";
+  // Move 1 leaves a daemon and an orphan that burns 1 s of user CPU, and
+  // waits (sleeping) until the orphan is done; later moves check what is left.
+  const std::string body =
+      "n=$(cat moves 2>/dev/null || echo 0); n=$((n + 1)); echo $n > moves\n"
+      "if [ $n = 1 ]; then\n"
+      "  echo kept > /tmp/kept\n"
+      "  setsid sh -c 'echo $$ > daemon.pid; exec sleep 1000' &\n"
+      "  setsid python3 -c 'import os\nwhile os.times().user < 1.0: pass\n"
+      "open(\"burnt\", \"w\")' &\n"
+      "  while [ ! -e burnt ]; do sleep 0.01; done\n"
+      "else\n"
+      "  [ \"$(cat /tmp/kept)\" = kept ] || exit 3\n"
+      "  kill -0 \"$(cat daemon.pid)\" 2>/dev/null && exit 4\n"
+      "  grep -qx sleep /proc/[0-9]*/comm && exit 5\n"
+      "fi\n"
+      "exec python3 \"$(dirname \"$0\")/homework.py\"";
+  const std::string program = agent(s, "keeper", body);
+  fs::copy_file(first, s.dir / "keeper" / "homework.py");
+  const CliRun r = duel("referee checkers --json --quiet --games 1 --time 20 --agent '" + program +
+                        "' --agent '/usr/bin/python3 " + first.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  const auto& game = j["games"][0];
+  // It played to the end; a check that failed would be a crash.
+  EXPECT_NE(game["reason"], "crash") << game.dump();
+  EXPECT_GT(game["plies"].get<int>(), 4) << game.dump();
+  // It is charged the orphan's second (s01's own moves take about 15 ms
+  // each, docs/BENCHMARKS.md).
+  EXPECT_GE(game["user"][0].get<double>(), 1.0) << game.dump();
+}
+
 TEST_F(Box, NoSandboxRunsWithOurRightsAndSaysSo) {
   Scratch s("duel-box-test");
   const std::string planted = (s.dir / "planted.txt").string();

@@ -51,6 +51,7 @@ ExecAgent::ExecAgent(ExecSettings settings)
 }
 
 ExecAgent::~ExecAgent() {
+  m_keeper.reset();  // its box ends before its folder goes
   if (!m_dir.empty() && m_settings.home.empty()) {
     std::error_code ec;
     fs::remove_all(m_dir, ec);
@@ -58,6 +59,7 @@ ExecAgent::~ExecAgent() {
 }
 
 void ExecAgent::new_game() {
+  m_keeper.reset();  // a box a game
   m_time_left = m_settings.seconds;
   m_failure.clear();
   if (!m_dir.empty()) {
@@ -119,6 +121,12 @@ std::optional<ExecAgent::Move> ExecAgent::choose(const games::checkers::State& s
   setup.tick = m_settings.tick;
   setup.charge_per_move = m_settings.charge_per_move;
   setup.box = m_box;
+  if (m_box && !m_keeper) {
+    box::Policy kept = *m_box;
+    kept.dir = m_dir;
+    m_keeper = std::make_unique<box::Keeper>(std::move(kept));
+  }
+  setup.keeper = m_keeper.get();
   // Threads of the arena run programs at once: never adopt strays here.
   setup.adopt_strays = false;
   const referee::TurnResult turn = referee::play_turn(setup, state);

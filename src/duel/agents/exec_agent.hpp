@@ -12,10 +12,12 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "duel/agents/agent.hpp"
+#include "duel/box/keeper.hpp"
 #include "duel/core/result.hpp"
 #include "duel/games/checkers/checkers.hpp"
 #include "duel/games/checkers/protocol.hpp"
@@ -68,9 +70,10 @@ class ExecAgent final : public Agent<games::checkers::State> {
 
  private:
   ExecSettings m_settings;
-  std::string m_resolved;            // the command as run (referee::resolve_command)
-  std::optional<box::Policy> m_box;  // its box (its dir set per move)
-  std::filesystem::path m_dir;       // the program's home: a fresh temporary directory
+  std::string m_resolved;                 // the command as run (referee::resolve_command)
+  std::optional<box::Policy> m_box;       // its box (its dir set per move)
+  std::unique_ptr<box::Keeper> m_keeper;  // its box kept for the game
+  std::filesystem::path m_dir;            // the program's home: a fresh temporary directory
   double m_time_left = 0.0;
   std::string m_failure;
 };

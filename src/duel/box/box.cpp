@@ -236,21 +236,32 @@ void hand_over(const fs::path& dir, uid_t uid) {
 
 }  // namespace
 
-std::vector<std::string> command_line(const Policy& policy, const std::vector<std::string>& argv) {
+namespace {
+
+// bwrap and its options for a box of `policy`, up to the program's words;
+// `own` gets whether the box has a uid of its own (as root), `user` that uid.
+// A keeper's box is its PID 1, may kill what the box holds, and shows
+// `keeper` (Duel's own program) read-only.
+[[nodiscard]] std::vector<std::string> bwrap_words(const Policy& policy, const fs::path& keeper,
+                                                   bool& own, uid_t& user) {
   // Step 0. A uid of its own (decided once: it reads the shown folders), and
   // its folder handed to it.
   const bool root = own_uid(policy);
   const uid_t box_user = root ? box_uid(policy) : ::getuid();
+  own = root;
+  user = box_user;
   if (root) hand_over(real_path(policy.dir), box_user);
   std::vector<std::string> w = {find_program("bwrap")};
   if (w[0].empty()) w[0] = "bwrap";
   // Step 1. Namespaces: no network but loopback, its own processes, IPC and
-  // host name; as root no user namespace (setpriv drops to the box's uid
-  // below), otherwise one that makes the caller nobody.
+  // host name; as root no user namespace (the box's uid is taken inside,
+  // after bwrap's mounts), otherwise one that makes the caller nobody.
   add(w, {"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
           "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"});
+  if (!keeper.empty()) add(w, {"--as-pid-1"});
   if (root) {
     add(w, {"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});
+    if (!keeper.empty()) add(w, {"--cap-add", "CAP_KILL"});
   } else {
     add(w, {"--unshare-user", "--uid", "65534", "--gid", "65534"});
   }
@@ -281,6 +292,11 @@ std::vector<std::string> command_line(const Policy& policy, const std::vector<st
     add_parents(w, real, made);
     add(w, {"--ro-bind", real.string(), real.string()});
   }
+  if (!keeper.empty()) {
+    const fs::path real = real_path(keeper);
+    add_parents(w, real, made);
+    add(w, {"--ro-bind", real.string(), real.string()});
+  }
   const fs::path real_dir = real_path(policy.dir);
   const std::string dir = real_dir.string();
   add_parents(w, real_dir, made);
@@ -293,7 +309,16 @@ std::vector<std::string> command_line(const Policy& policy, const std::vector<st
     if (eq == std::string::npos || eq == 0) continue;
     add(w, {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
   }
-  // Step 5. As root: become the box's own user, with no capability left.
+  return w;
+}
+
+}  // namespace
+
+std::vector<std::string> command_line(const Policy& policy, const std::vector<std::string>& argv) {
+  bool root = false;
+  uid_t box_user = 0;
+  std::vector<std::string> w = bwrap_words(policy, {}, root, box_user);
+  // As root: become the box's own user, with no capability left.
   if (root) {
     const std::string uid = std::to_string(box_user);
     std::string setpriv = find_program("setpriv");
@@ -301,6 +326,15 @@ std::vector<std::string> command_line(const Policy& policy, const std::vector<st
             "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"});
   }
   w.insert(w.end(), argv.begin(), argv.end());
+  return w;
+}
+
+std::vector<std::string> keeper_command_line(const Policy& policy, int socket) {
+  const std::string duel = duel_binary();
+  bool root = false;
+  uid_t box_user = 0;
+  std::vector<std::string> w = bwrap_words(policy, duel, root, box_user);
+  add(w, {duel, "box-keeper", std::to_string(socket), root ? std::to_string(box_user) : "0"});
   return w;
 }
 

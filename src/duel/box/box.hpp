@@ -69,6 +69,12 @@ inline constexpr const char* kPath = "/usr/local/bin:/usr/bin:/bin";
 [[nodiscard]] std::vector<std::string> command_line(const Policy& policy,
                                                     const std::vector<std::string>& argv);
 
+// The words that start a kept box's keeper (keeper.hpp) on descriptor
+// `socket`: bwrap as command_line's, the keeper as the box's PID 1 (as
+// root, the box's uid on its command line: it drops to it for each program),
+// and `duel` shown read-only.
+[[nodiscard]] std::vector<std::string> keeper_command_line(const Policy& policy, int socket);
+
 // The part of starting a boxed program done between fork and exec: only
 // system calls, no allocation (it may run in a vfork child).
 struct ChildSteps {

@@ -162,15 +162,28 @@ void Cgroups::prepare(ChildSteps& steps) const noexcept {
   if (steps.set_as) steps.as = {m_limits.memory, m_limits.memory};
 }
 
-Cgroups::Over Cgroups::over() const {
-  const bool v1 = !m_memory.empty() && exists(m_memory + "/memory.oom_control");
+Cgroups::Hits Cgroups::hits() const {
+  Hits h{0, 0};
   if (!m_memory.empty()) {
-    const std::uint64_t kills = v1 ? field(m_memory + "/memory.oom_control", "oom_kill")
-                                   : field(m_memory + "/memory.events", "oom_kill");
-    if (kills > 0) return Over::Memory;
+    h[0] = exists(m_memory + "/memory.oom_control")
+               ? field(m_memory + "/memory.oom_control", "oom_kill")
+               : field(m_memory + "/memory.events", "oom_kill");
   }
-  if (!m_pids.empty() && field(m_pids + "/pids.events", "max") > 0) return Over::Processes;
+  if (!m_pids.empty()) h[1] = field(m_pids + "/pids.events", "max");
+  return h;
+}
+
+Cgroups::Over Cgroups::over_since(const Hits& before) const {
+  const Hits now = hits();
+  if (now[0] > before[0]) return Over::Memory;
+  if (now[1] > before[1]) return Over::Processes;
   return Over::None;
+}
+
+void Cgroups::reset_peak() const {
+  if (!m_memory.empty() && exists(m_memory + "/memory.max_usage_in_bytes")) {
+    (void)put(m_memory + "/memory.max_usage_in_bytes", "0");
+  }
 }
 
 std::uint64_t Cgroups::peak_memory() const {

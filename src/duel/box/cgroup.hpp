@@ -10,6 +10,7 @@
 // and no process can leave it. Where none can be made (not root, no
 // controller), `active()` is false and the box falls back to the rlimits
 // (box.hpp's ChildSteps), as docs/box.md says.
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -39,7 +40,17 @@ class Cgroups {
   void prepare(ChildSteps& steps) const noexcept;
 
   // Which budget the tree has gone over so far, if any.
-  [[nodiscard]] Over over() const;
+  [[nodiscard]] Over over() const { return over_since({0, 0}); }
+
+  // How often each budget (memory, processes) has been hit so far; and
+  // which one was hit since such a count (a kept box's move).
+  using Hits = std::array<std::uint64_t, 2>;
+  [[nodiscard]] Hits hits() const;
+  [[nodiscard]] Over over_since(const Hits& before) const;
+
+  // Starts peak_memory() again from what the tree holds now (where the
+  // kernel lets it: v1, and v2 from Linux 6.12 on reads since the box began).
+  void reset_peak() const;
 
   // The most memory the tree has held, in bytes (0 when unknown).
   [[nodiscard]] std::uint64_t peak_memory() const;

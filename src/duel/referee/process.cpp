@@ -30,12 +30,15 @@
 #include <fmt/format.h>
 
 #include "duel/box/cgroup.hpp"
+#include "duel/box/keeper.hpp"
 #include "duel/core/clock.hpp"
 #include "duel/referee/spawn.hpp"
+#include "duel/referee/watch.hpp"
 
 namespace duel::referee {
 namespace {
 
+using detail::close_streams;
 using detail::drain;
 using detail::folder_bytes;
 using detail::output_of;
@@ -235,7 +238,8 @@ class Tree {
       const auto it = m_known.find(p.pid);
       if (it != m_known.end() && it->second == p.start) return true;
       if (m_groups.count(p.pgid) != 0 || m_sessions.count(p.sid) != 0) return true;
-      return m_adopt && p.ppid == m_self;
+      // Not a kept box of another game's agent: that is no stray.
+      return m_adopt && p.ppid == m_self && !box::is_keeper(p.pid);
     };
     // A fixed point: parents bring in children, members bring in their
     // groups and sessions.
@@ -357,32 +361,14 @@ std::string RunResult::describe() const {
   return "unknown";
 }
 
-RunResult run_agent(const RunSpec& spec) {
-  // Orphans of the agent come back to us, not to init (process-wide, idempotent).
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  RunResult r;
-  // Step 0. A boxed program's budgets: its cgroups, made before it starts.
-  box::Cgroups cgroups;
-  box::ChildSteps steps;
-  if (spec.box) {
-    cgroups = box::Cgroups::make(spec.box->limits);
-    steps = box::child_steps(spec.box->limits);
-    cgroups.prepare(steps);
-  }
-  WallClock clock;
-  Spawned child = spawn(spec, spec.box ? &steps : nullptr);
-  if (child.pid < 0) {
-    r.error = child.error;
-    return r;
-  }
-  const pid_t pid = child.pid;
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  Tree tree(pid, spec.adopt_strays);
+namespace detail {
 
-  // Watch until it ends or passes a limit, draining its output. /proc is
-  // read once a poll interval, not on every wake-up (output wakes us too),
-  // and not before the first interval: most moves end before it, and the
-  // clear below reads it once for them.
+RunResult watch(const RunSpec& spec, Spawned& child, Watched& watched, const WallClock& clock) {
+  RunResult r;
+  // Step 2. Watch until it ends or passes a limit, draining its output.
+  // The CPU is read once a poll interval, not on every wake-up (output
+  // wakes us too), and not before the first interval: most moves end
+  // before it, and the finish below reads it once for them.
   std::optional<Stop> ours;
   double next_disk_check = 0.0;
   double cpu = 0.0;
@@ -398,13 +384,13 @@ RunResult run_agent(const RunSpec& spec) {
   double system = 0.0;
   box::Cgroups::Over over = box::Cgroups::Over::None;
   while (true) {
-    if (root_ended(pid)) break;
+    if (watched.ended()) break;
     double wall = clock.seconds();
     if (wall >= next_scan) {
-      const CpuTime now = tree.poll();
+      const CpuTime now = watched.poll();
       cpu = now.charge(spec.charge);
       system = now.system;
-      if (cgroups.active()) over = cgroups.over();
+      over = watched.over();
       wall = clock.seconds();
       next_scan = wall + interval(wall);
     }
@@ -432,36 +418,30 @@ RunResult run_agent(const RunSpec& spec) {
       ours = Stop::SystemCpuLimit;
     }
     if (ours) break;
-    // The pidfd wakes us at once when it ends.
+    // The wake-up descriptor tells at once when it ends.
     double until = next_scan - wall;
     if (spec.wall_limit > 0.0) until = std::min(until, spec.wall_limit - wall);
     if (spec.disk_limit > 0) until = std::min(until, next_disk_check - wall);
-    wait_a_little(pidfd, child.streams, spec.log_limit, spec.output_limit, std::max(until, 0.0005));
+    wait_a_little(watched.wake_fd(), child.streams, spec.log_limit, spec.output_limit,
+                  std::max(until, 0.0005));
   }
   r.wall_seconds = clock.seconds();
-  if (pidfd >= 0) ::close(pidfd);
 
-  // Whatever is left of its tree is killed and reaped; then the root.
-  bool cleared = false;
-  r.leftovers = tree.clear(2.0, cleared);
-  const int status = tree.reap_root();
-  if (!cleared) (void)tree.clear(0.5, cleared);  // the first ran out of time
-  if (cgroups.active()) {
-    // The kernel's own count: what hit a limit, then no one left in them.
-    if (!ours && cgroups.over() != box::Cgroups::Over::None) {
-      ours = cgroups.over() == box::Cgroups::Over::Memory ? Stop::MemoryLimit : Stop::ProcessLimit;
-    }
-    r.peak_memory = cgroups.peak_memory();
-    cgroups.remove();
+  // Step 3. Whatever is left of it is killed and reaped.
+  const int status = watched.finish(r.leftovers);
+  // The kernel's own count: what hit a limit.
+  if (!ours && watched.over() != box::Cgroups::Over::None) {
+    ours = watched.over() == box::Cgroups::Over::Memory ? Stop::MemoryLimit : Stop::ProcessLimit;
   }
+  r.peak_memory = watched.peak_memory();
   if (ours == Stop::MemoryLimit || ours == Stop::ProcessLimit) {
     r.limit = box::over_text(
         ours == Stop::MemoryLimit ? box::Cgroups::Over::Memory : box::Cgroups::Over::Processes,
         spec.box->limits);
   }
-  r.cpu = tree.charged();
+  r.cpu = watched.charged();
   r.cpu_seconds = r.cpu.charge(spec.charge);
-  // What is left in the pipes, then a line for what was dropped.
+  // Step 4. What is left in the pipes, then a line for what was dropped.
   for (auto& st : child.streams) {
     drain(st, spec.log_limit, true);
     if (st.dropped > 0 && st.log >= 0) {
@@ -471,10 +451,8 @@ RunResult run_agent(const RunSpec& spec) {
       (void)!::write(st.log, note.data(), note.size());
     }
     r.dropped += st.dropped;
-    for (const int fd : {st.pipe, st.log}) {
-      if (fd >= 0) ::close(fd);
-    }
   }
+  close_streams(child);
   if (spec.disk_limit > 0 && !ours) {
     r.disk_bytes = folder_bytes(spec.dir, spec.disk_limit);
     if (r.disk_bytes > spec.disk_limit) ours = Stop::DiskLimit;
@@ -482,19 +460,104 @@ RunResult run_agent(const RunSpec& spec) {
   if (ours) {
     r.stop = *ours;
     r.leftovers = 0;
+  } else if (status < 0) {
+    r.stop = Stop::SpawnFailed;
+    r.error = watched.lost();
   } else if (WIFSIGNALED(status)) {
     r.stop = Stop::Signaled;
     r.signal = WTERMSIG(status);
-  } else if (spec.box && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
-             WEXITSTATUS(status) < 128 + NSIG) {
-    // bwrap reports its program's death by signal N as status 128 + N.
-    r.stop = Stop::Signaled;
-    r.signal = WEXITSTATUS(status) - 128;
   } else {
     r.stop = Stop::Exited;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   return r;
+}
+
+}  // namespace detail
+
+namespace {
+
+// A run we started ourselves: its tree found through /proc, its pidfd, and
+// (boxed) its own cgroups.
+class TreeWatch final : public detail::Watched {
+ public:
+  TreeWatch(const RunSpec& spec, pid_t pid, box::Cgroups& cgroups)
+      : m_pid(pid),
+        m_pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
+        m_boxed(spec.box.has_value()),
+        m_tree(pid, spec.adopt_strays),
+        m_cgroups(cgroups) {}
+  ~TreeWatch() override {
+    if (m_pidfd >= 0) ::close(m_pidfd);
+  }
+  TreeWatch(const TreeWatch&) = delete;
+  TreeWatch& operator=(const TreeWatch&) = delete;
+
+  [[nodiscard]] int wake_fd() const override { return m_pidfd; }
+  [[nodiscard]] bool ended() override { return root_ended(m_pid); }
+  [[nodiscard]] CpuTime poll() override { return m_tree.poll(); }
+  [[nodiscard]] box::Cgroups::Over over() const override {
+    if (m_finished) return m_over;
+    return m_cgroups.active() ? m_cgroups.over() : box::Cgroups::Over::None;
+  }
+  [[nodiscard]] int finish(int& leftovers) override {
+    bool cleared = false;
+    leftovers = m_tree.clear(2.0, cleared);
+    int status = m_tree.reap_root();
+    if (!cleared) (void)m_tree.clear(0.5, cleared);  // the first ran out of time
+    if (m_cgroups.active()) {
+      m_over = m_cgroups.over();
+      m_peak = m_cgroups.peak_memory();
+      m_cgroups.remove();
+    }
+    // bwrap reports its program's death by signal N as status 128 + N.
+    if (m_boxed && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+        WEXITSTATUS(status) < 128 + NSIG) {
+      status = WEXITSTATUS(status) - 128;  // the wait status of that signal
+    }
+    m_finished = true;
+    return status;
+  }
+  [[nodiscard]] CpuTime charged() const override { return m_tree.charged(); }
+  [[nodiscard]] std::uint64_t peak_memory() const override { return m_peak; }
+
+ private:
+  pid_t m_pid;
+  int m_pidfd;
+  bool m_boxed;
+  Tree m_tree;
+  box::Cgroups& m_cgroups;
+  bool m_finished = false;
+  box::Cgroups::Over m_over = box::Cgroups::Over::None;
+  std::uint64_t m_peak = 0;
+};
+
+}  // namespace
+
+RunResult run_agent(const RunSpec& spec) {
+  // Orphans of the agent come back to us, not to init (process-wide, idempotent).
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // A move in a box kept for the game, where there is one.
+  if (spec.keeper != nullptr && spec.box) {
+    if (auto kept = detail::run_kept(spec)) return *kept;
+  }
+  // Step 1. A boxed program's budgets: its cgroups, made before it starts.
+  box::Cgroups cgroups;
+  box::ChildSteps steps;
+  if (spec.box) {
+    cgroups = box::Cgroups::make(spec.box->limits);
+    steps = box::child_steps(spec.box->limits);
+    cgroups.prepare(steps);
+  }
+  const WallClock clock;
+  Spawned child = spawn(spec, spec.box ? &steps : nullptr);
+  if (child.pid < 0) {
+    RunResult r;
+    r.error = child.error;
+    return r;
+  }
+  TreeWatch watched(spec, child.pid, cgroups);
+  return detail::watch(spec, child, watched, clock);
 }
 
 }  // namespace duel::referee

@@ -23,6 +23,10 @@
 
 #include "duel/box/box.hpp"
 
+namespace duel::box {
+class Keeper;
+}  // namespace duel::box
+
 namespace duel::referee {
 
 // The course charged what `/usr/bin/time -f "%U"` printed: user CPU in
@@ -77,6 +81,9 @@ struct RunSpec {
   // Stop::ProcessLimit. None: run with our rights (Duel's own programs,
   // or --no-sandbox).
   std::optional<box::Policy> box;
+  // With `box`: run it in this box kept for the game (box/keeper.hpp), made
+  // by its first run; where no box can be kept, in a box of its own.
+  box::Keeper* keeper = nullptr;
 };
 
 enum class Stop : std::uint8_t {
@@ -106,6 +113,7 @@ struct RunResult {
   std::string error;              // for Stop::SpawnFailed
   std::string limit;              // for MemoryLimit, ProcessLimit: "memory limit 2048 MiB"
   std::uint64_t peak_memory = 0;  // boxed with a memory cgroup: the tree's most, in bytes
+  bool kept = false;              // it ran in a kept box (no box was made for it)
 
   [[nodiscard]] bool clean_exit() const noexcept { return stop == Stop::Exited && exit_code == 0; }
   // One line: "exit status 3", "killed by signal 11 (SIGSEGV)", ...

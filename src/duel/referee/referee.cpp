@@ -10,11 +10,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "duel/box/keeper.hpp"
 #include "duel/core/file.hpp"
 #include "duel/core/text.hpp"
 #include "duel/games/checkers/protocol.hpp"
@@ -212,14 +214,17 @@ TurnResult play_turn(const TurnSetup& setup, const State& state) {
   run.output_limit = setup.output_limit;
   run.log_limit = setup.output_limit;
   run.box = setup.box;
+  run.keeper = setup.keeper;
   std::error_code size_ec;
   const std::uintmax_t err_from = fs::file_size(run.err_log, size_ec);
   t.run = run_agent(run);
   const double used = t.run.cpu_seconds;
-  // A boxed move's wall time (what a 0-tick move is charged) without the
-  // box's own making and ending, which the course's runs did not have.
-  const double wall =
-      setup.box ? std::max(0.0, t.run.wall_seconds - box::startup_seconds()) : t.run.wall_seconds;
+  // A move boxed on its own: its wall time (what a 0-tick move is charged)
+  // without the box's own making and ending, which the course's runs did
+  // not have. A kept box was made before the move.
+  const double wall = setup.box && !t.run.kept
+                          ? std::max(0.0, t.run.wall_seconds - box::startup_seconds())
+                          : t.run.wall_seconds;
   t.cpu = charged_seconds(setup, used, wall);
   const std::string leftovers =
       t.run.leftovers > 0 ? fmt::format("; killed {} leftover process(es)", t.run.leftovers) : "";
@@ -341,6 +346,14 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
   const std::array<std::optional<box::Policy>, 2> boxes = {
       agent_box(options.agents[0].command, cwd, options.sandbox, options.limits),
       agent_box(options.agents[1].command, cwd, options.sandbox, options.limits)};
+  // A box a game for each boxed agent, made by its first move.
+  std::array<std::unique_ptr<box::Keeper>, 2> keepers;
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!boxes[i]) continue;
+    box::Policy kept = *boxes[i];
+    kept.dir = dirs[i];
+    keepers[i] = std::make_unique<box::Keeper>(std::move(kept));
+  }
 
   // Step 2. Turns until the rules or an agent end it.
   while (!state.is_terminal()) {
@@ -359,6 +372,7 @@ GameRecord play_game(const MatchOptions& options, const std::array<std::string, 
     setup.tick = options.tick;
     setup.charge_per_move = options.charge_per_move[static_cast<std::size_t>(a)];
     setup.box = boxes[static_cast<std::size_t>(a)];
+    setup.keeper = keepers[static_cast<std::size_t>(a)].get();
     setup.log_header = fmt::format("--- game {}, ply {}, {}, {:.3f} s left ---", number + 1,
                                    g.plies + 1, colour_name(state.to_move()), setup.time_left);
     const TurnResult t = play_turn(setup, state);

@@ -173,6 +173,8 @@ struct TurnSetup {
   std::uint64_t output_limit = std::uint64_t{4} << 20;
   // The program's box (its dir is `dir`); none runs it with our rights.
   std::optional<box::Policy> box;
+  // The box kept for its game, if any (RunSpec::keeper).
+  box::Keeper* keeper = nullptr;
 };
 
 [[nodiscard]] TurnResult play_turn(const TurnSetup& setup, const State& state);

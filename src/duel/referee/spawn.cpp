@@ -185,6 +185,45 @@ int child_main(void* arg) {
 
 }  // namespace
 
+std::string open_streams(const RunSpec& spec, Spawned& made, std::array<int, 3>& ends) {
+  ends = {::open("/dev/null", O_RDONLY | O_CLOEXEC), -1, -1};
+  bool opened = ends[0] >= 0;
+  const std::array<const std::filesystem::path*, 2> logs = {&spec.out_log, &spec.err_log};
+  for (std::size_t k = 0; k < 2 && opened; ++k) {
+    if (logs[k]->empty()) {
+      ends[k + 1] = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+      opened = ends[k + 1] >= 0;
+      continue;
+    }
+    int p[2] = {-1, -1};
+    made.streams[k].log =
+        ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+    opened = made.streams[k].log >= 0 && ::pipe2(p, O_CLOEXEC) == 0;
+    if (opened) {
+      made.streams[k].pipe = p[0];
+      ends[k + 1] = p[1];
+      ::fcntl(p[0], F_SETFL, ::fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    }
+  }
+  if (opened) return {};
+  const int e = errno;
+  for (int& fd : ends) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  close_streams(made);
+  return fmt::format("cannot open the agent's files: {}", std::strerror(e));
+}
+
+void close_streams(Spawned& made) {
+  for (auto& st : made.streams) {
+    for (int* fd : {&st.pipe, &st.log}) {
+      if (*fd >= 0) ::close(*fd);
+      *fd = -1;
+    }
+  }
+}
+
 [[nodiscard]] Spawned spawn(const RunSpec& spec, const box::ChildSteps* steps) {
   // Everything the child needs is made before clone(): after it, only
   // system calls (this may run in a threaded program).
@@ -210,55 +249,32 @@ int child_main(void* arg) {
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   Spawned made;
-  const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  // Each stream: a pipe to us when it has a log, else /dev/null.
-  std::array<int, 2> child_end = {-1, -1};
-  bool opened = in >= 0;
-  const std::array<const std::filesystem::path*, 2> logs = {&spec.out_log, &spec.err_log};
-  for (std::size_t k = 0; k < 2 && opened; ++k) {
-    if (logs[k]->empty()) {
-      child_end[k] = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-      opened = child_end[k] >= 0;
-      continue;
-    }
-    int p[2] = {-1, -1};
-    made.streams[k].log =
-        ::open(logs[k]->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-    opened = made.streams[k].log >= 0 && ::pipe2(p, O_CLOEXEC) == 0;
-    if (opened) {
-      made.streams[k].pipe = p[0];
-      child_end[k] = p[1];
-      ::fcntl(p[0], F_SETFL, ::fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    }
+  std::array<int, 3> ends{};
+  if (std::string e = open_streams(spec, made, ends); !e.empty()) {
+    made.error = std::move(e);
+    return made;
   }
   int pipefd[2] = {-1, -1};
   const auto close_child_ends = [&] {
-    for (const int fd : {in, child_end[0], child_end[1], pipefd[0], pipefd[1]}) {
+    for (const int fd : {ends[0], ends[1], ends[2], pipefd[0], pipefd[1]}) {
       if (fd >= 0) ::close(fd);
     }
   };
   const auto close_all = [&] {
     close_child_ends();
-    for (auto& st : made.streams) {
-      for (int* fd : {&st.pipe, &st.log}) {
-        if (*fd >= 0) ::close(*fd);
-        *fd = -1;
-      }
-    }
+    close_streams(made);
   };
-  if (!opened || ::pipe2(pipefd, O_CLOEXEC) != 0) {
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
     const int e = errno;
     close_all();
     made.error = fmt::format("cannot open the agent's files: {}", std::strerror(e));
     return made;
   }
-  const int out = child_end[0];
-  const int err = child_end[1];
   ChildSetup setup;
   setup.program = program.c_str();
   setup.argv = argv.data();
   setup.dir = dir.c_str();
-  setup.fds = {in, out, err};
+  setup.fds = ends;
   setup.error_pipe = pipefd[1];
   setup.parent = ::getpid();
   if (spec.file_size_limit != 0) setup.fsize = {spec.file_size_limit, spec.file_size_limit};

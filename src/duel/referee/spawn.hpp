@@ -31,6 +31,15 @@ struct Spawned {
   std::array<Stream, 2> streams;  // stdout, stderr
 };
 
+// The program's three descriptors (`ends`: stdin from /dev/null; stdout and
+// stderr each a pipe whose reading end is in `made.streams`, or /dev/null
+// when it has no log); "" or why they could not be made (nothing is left
+// open then).
+[[nodiscard]] std::string open_streams(const RunSpec& spec, Spawned& made,
+                                       std::array<int, 3>& ends);
+// Closes the reading ends and logs of `made.streams`.
+void close_streams(Spawned& made);
+
 // Starts `spec.command` in `spec.dir`, in a session of its own, with its
 // limits set, nothing open but its standard three, and (`spec.box`) in its
 // box, the child taking `steps` (its cgroups and rlimits) before exec; on

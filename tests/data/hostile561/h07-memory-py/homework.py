@@ -3,9 +3,9 @@
 # Once per folder (so on its first move in a game, and in each single
 # move): allocates and touches 4 GiB, 64 MiB at a time, saying how far it
 # got; then frees it and plays as s01-first-py.
-# Expected in a box: killed when it passes the memory limit (2048 MiB for
-# csci561): it loses that move, reason memory-limit, detail "memory limit
-# 2048 MiB".
+# Expected in a box: killed when it passes the memory limit (the test gives
+# the class 512 MiB): it loses that move, reason memory-limit, detail
+# "memory limit 512 MiB".
 #
 # Run it only through `duel referee` / `duel tournament`, in a box.
 import os

@@ -5,8 +5,11 @@
 # wall time, games per minute and the speed-up.
 # Usage: bench-tournament.sh [SECONDS_A_GAME] (default 10) [BUILD_DIR] (default build) [box]
 # With `box`: the same competition at --concurrency 1, the class's programs
-# boxed (the default) and then unboxed (--no-sandbox), and the box's start-up:
-# 200 runs of /bin/true through `duel box` against 200 without it.
+# boxed (the default) and then unboxed (--no-sandbox), both on the box's
+# PATH (so that both run the same python3, not a version manager's shim);
+# then a move's cost: `duel referee` games of s01 against s02, boxed and
+# unboxed (a box kept for each game), and a box's own start-up: 200 runs of
+# /bin/true through `duel box` against 200 without it.
 # The entrants: the fixture class's six correct programs (Python, C++, Java;
 # tests/data/class561) and ten seed 003 programs that are this binary's own
 # agents (`duel:SPEC`), all charged their CPU time as students are.
@@ -30,7 +33,10 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "16 agents, knockout, 2 games a pairing, $seconds s a side a game"
 declare -A games wall
 runs=(1 2)
-[ "$mode" = box ] && runs=(boxed unboxed)
+if [ "$mode" = box ]; then
+  runs=(boxed unboxed)
+  export PATH=/usr/local/bin:/usr/bin:/bin  # box.hpp's kPath
+fi
 for c in "${runs[@]}"; do
   extra=()
   concurrency="$c"
@@ -52,6 +58,19 @@ if [ "$mode" = box ]; then
   awk -v g1="${games[boxed]}" -v w1="${wall[boxed]}" -v g2="${games[unboxed]}" \
     -v w2="${wall[unboxed]}" \
     'BEGIN { printf "boxed over unboxed (games a minute): %.3f\n", (g1 / w1) / (g2 / w2) }'
+  for m in boxed unboxed; do
+    extra=()
+    [ "$m" = unboxed ] && extra=(--no-sandbox)
+    start=$(date +%s.%N)
+    "$duel" referee checkers --games 10 --time 60 --json --quiet --workdir "$work/ref-$m" \
+      --agent "python3 $PWD/tests/data/class561/s01-first-py/homework.py" \
+      --agent "python3 $PWD/tests/data/class561/s02-greedy-py/homework.py" "${extra[@]}" \
+      >"$work/ref-$m.json"
+    end=$(date +%s.%N)
+    plies=$(python3 -c 'import json, sys; print(sum(g["plies"] for g in json.load(open(sys.argv[1]))["games"]))' "$work/ref-$m.json")
+    awk -v m="$m" -v p="$plies" -v a="$start" -v b="$end" \
+      'BEGIN { printf "referee s01 vs s02, %s: %d plies in %.2f s, %.2f ms a ply\n", m, p, b - a, (b - a) * 1000 / p }'
+  done
   mkdir -p "$work/true"
   t0=$(date +%s.%N)
   for _ in $(seq 200); do /bin/true; done

@@ -132,7 +132,9 @@ Result<bool> Keeper::start_box() {
     if (n > 0) said.assign(buf.data(), static_cast<std::size_t>(n));
     if (const auto nl = said.find('\n'); nl != std::string::npos) said.resize(nl);
   }
-  ::close(errors[0]);
+  // bwrap keeps its stderr for the box's life: a write to a closed pipe
+  // would kill it, and the box with it.
+  m_errors = errors[0];
   if (!up) {
     stop();
     return fail(
@@ -241,8 +243,10 @@ void Keeper::lose() {
 
 void Keeper::stop() {
   // The keeper ends the box when its socket closes; bwrap then exits.
-  if (m_socket >= 0) ::close(m_socket);
-  m_socket = -1;
+  for (int* fd : {&m_socket, &m_errors}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
   m_ended = true;
   if (m_pid > 0) {
     int status = 0;

@@ -89,6 +89,7 @@ class Keeper {
   Policy m_policy;
   pid_t m_pid = -1;   // bwrap
   int m_socket = -1;  // to the keeper
+  int m_errors = -1;  // bwrap's stderr
   bool m_ended = true;
   bool m_unavailable = false;
   Cleared m_last;  // what the keeper said last about the run

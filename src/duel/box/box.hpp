@@ -56,8 +56,8 @@ inline constexpr const char* kPath = "/usr/local/bin:/usr/bin:/bin";
 [[nodiscard]] Result<bool> check();
 
 // The wall time of making and ending an empty box here (the median of five
-// runs of /bin/true in one, measured by check()): what a boxed run's wall
-// time holds besides the program's own. 0 before check() has boxed.
+// runs of /bin/true in one, measured at the first call): what a run boxed on
+// its own holds besides the program's own wall time. 0 where none can box.
 [[nodiscard]] double startup_seconds();
 
 // The words that run `argv` in the box: bwrap, its options, (as root)

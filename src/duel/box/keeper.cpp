@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,7 +69,12 @@ Keeper::~Keeper() {
 }
 
 Result<bool> Keeper::start_box() {
-  // Step 1. Its budgets, its socket, its words; all made before fork.
+  // Step 1. Its budgets, its socket, its words; all made before fork. The
+  // keeper is the `duel` binary, shown to the box by its path.
+  const std::string duel = duel_binary();
+  if (duel.empty() || duel.front() != '/' || ::access(duel.c_str(), X_OK) != 0) {
+    return fail("cannot keep a box: no duel binary found (set DUEL_BIN)");
+  }
   m_cgroups = Cgroups::make(m_policy.limits);
   ChildSteps steps = child_steps(m_policy.limits);
   m_cgroups.prepare(steps);
@@ -249,14 +255,14 @@ void Keeper::stop() {
   }
   m_ended = true;
   if (m_pid > 0) {
-    int status = 0;
-    pid_t r = -1;
-    for (int tries = 0; tries < 200; ++tries) {
-      r = ::waitpid(m_pid, &status, WNOHANG);
-      if (r != 0 || (r < 0 && errno != EINTR)) break;
-      const timespec ts{0, 5000000};
-      ::nanosleep(&ts, nullptr);
+    // Woken the moment bwrap exits (for at most a second).
+    if (const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, m_pid, 0)); pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      (void)::poll(&p, 1, 1000);
+      ::close(pidfd);
     }
+    int status = 0;
+    const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
     if (r == 0) {
       ::kill(-m_pid, SIGKILL);
       while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {

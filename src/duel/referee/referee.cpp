@@ -161,7 +161,7 @@ std::string resolve_command(const std::string& command, const fs::path& cwd, Rol
 std::optional<box::Policy> agent_box(const std::string& command, const fs::path& cwd, bool sandbox,
                                      const box::Limits& limits) {
   if (!sandbox || command.rfind("duel:", 0) == 0) return std::nullopt;
-  (void)box::check();  // once a process: also measures startup_seconds()
+  (void)box::check();  // once a process (cached): not on the first move's clock
   box::Policy policy;
   policy.limits = limits;
   std::vector<std::string> words = detail::direct_words(resolve_command(command, cwd));

@@ -68,6 +68,13 @@ Keeper::~Keeper() {
   stop();
 }
 
+Result<bool> Keeper::open() {
+  if (m_pid > 0) return true;
+  auto up = start_box();
+  if (!up) m_unavailable = true;
+  return up;
+}
+
 Result<bool> Keeper::start_box() {
   // Step 1. Its budgets, its socket, its words; all made before fork. The
   // keeper is the `duel` binary, shown to the box by its path.
@@ -102,8 +109,12 @@ Result<bool> Keeper::start_box() {
     (void)::setsid();
     (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
-    if (::dup2(null, 0) < 0 || ::dup2(null, 1) < 0 || ::dup2(errors[1], 2) < 0 ||
-        ::dup2(pair[1], kSocket) < 0 || !steps.run()) {
+    // The cgroups are joined before the socket takes descriptor 3, which
+    // may be one of their files.
+    if (::dup2(null, 0) < 0 || ::dup2(null, 1) < 0 || ::dup2(errors[1], 2) < 0 || !steps.run()) {
+      ::_exit(127);
+    }
+    if (pair[1] == kSocket ? ::fcntl(kSocket, F_SETFD, 0) < 0 : ::dup2(pair[1], kSocket) < 0) {
       ::_exit(127);
     }
     close_from_3(kSocket);
@@ -150,12 +161,7 @@ Result<bool> Keeper::start_box() {
 }
 
 Result<bool> Keeper::run(const std::vector<std::string>& argv, std::array<int, 3> fds) {
-  if (m_pid < 0) {
-    if (auto up = start_box(); !up) {
-      m_unavailable = true;
-      return up;
-    }
-  }
+  if (auto up = open(); !up) return up;
   std::string words;
   for (const auto& a : argv) {
     if (a.find('\0') != std::string::npos) return fail("a word of the command holds a NUL byte");

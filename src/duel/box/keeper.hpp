@@ -48,6 +48,10 @@ class Keeper {
   // makes a box of its own instead, as without a keeper).
   [[nodiscard]] bool unavailable() const noexcept { return m_unavailable; }
 
+  // Makes the box if it is not up (before a move's clock starts: making it
+  // is not the program's time). The error says why it could not.
+  [[nodiscard]] Result<bool> open();
+
   // Starts `argv` (argv[0] found on the box's PATH) in the box, in its
   // folder, with `fds` as its stdin, stdout and stderr; first makes the box
   // if it is not up. The error says why it could not start.

@@ -49,9 +49,12 @@ struct Move {
   Usage reaped;
 };
 
-// Reaps what has ended (flags 0: waits for every process to end).
-void reap(Move& move, int flags) {
+// Reaps what has ended; `clear`: kills and reaps every process but this
+// one, each wait after a kill(-1) (a fork's new child is never missed: the
+// kernel either signals it or fails the fork of a parent it signalled).
+void reap(Move& move, int flags, bool clear = false) {
   while (true) {
+    if (clear) (void)::kill(-1, SIGKILL);
     int status = 0;
     rusage ru{};
     const pid_t pid = ::wait4(-1, &status, flags | __WALL, &ru);
@@ -148,6 +151,7 @@ void reap(Move& move, int flags) {
   }
   if (parts.empty() || fds[2] < 0) return EINVAL;
   std::vector<char*> argv;
+  argv.reserve(parts.size() + 1);
   for (auto& p : parts) argv.push_back(p.data());
   argv.push_back(nullptr);
   int pipe[2] = {-1, -1};
@@ -257,8 +261,7 @@ int keeper_main(int argc, char** argv) {
       reap(move, WNOHANG);
       int running = 0;
       (void)live(running, move.ended ? -1 : move.root);
-      (void)::kill(-1, SIGKILL);
-      reap(move, 0);
+      reap(move, 0, true);
       if (move.pidfd >= 0) ::close(move.pidfd);
       ok = answer(s.socket, wire::kCleared, move.reaped, move.ended ? move.status : -1, running);
       move = Move{};

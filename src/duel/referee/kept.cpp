@@ -62,7 +62,7 @@ class KeptWatch final : public Watched {
 
 std::optional<RunResult> run_kept(const RunSpec& spec) {
   box::Keeper& keeper = *spec.keeper;
-  if (keeper.unavailable()) return std::nullopt;
+  if (keeper.unavailable() || !keeper.open()) return std::nullopt;
   // Step 1. Its output's pipes and logs, and its words (the box finds the
   // program on its own PATH).
   RunResult r;

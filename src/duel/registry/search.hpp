@@ -26,6 +26,7 @@ struct AlgoRequest {
   std::string algo = "engine";  // minimax | alphabeta | engine
   int depth = 0;                // cut-off / depth limit; 0 = to the end
   double time = 0.0;            // seconds; 0 = none
+  std::uint64_t nodes = 0;      // a node budget; 0 = none
   std::string eval;             // heuristic name; empty = the game's default
   std::size_t hash_mb = search::kSearchHashMb;
   int threads = 1;  // engine: search threads (lazy SMP)
@@ -60,6 +61,7 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
   search::Limits limits;
   limits.depth = req.depth;
   limits.time = req.time;
+  limits.nodes = req.nodes;
   limits.stop = req.stop;
   limits.progress = req.progress;
   if (req.algo != "engine") {
@@ -72,9 +74,9 @@ Result<search::SearchResult<typename S::Move>> run_algorithm(const S& state,
   options.threads = req.threads;
   options.ordering = req.ordering;
   // With no limit at all the engine is a solver: start at full depth.
-  if (req.depth == 0 && req.time == 0) options.first_depth = kMaxPly;
+  if (req.depth == 0 && req.time == 0 && req.nodes == 0) options.first_depth = kMaxPly;
   // A limited search is timed (benchmarks): no page faults inside it.
-  options.prefault = req.depth > 0 || req.time > 0;
+  options.prefault = req.depth > 0 || req.time > 0 || req.nodes > 0;
   auto engine = games::make_engine<S>(req.eval, req.seed, options);
   if (!engine) return fail(engine.error());
   typename search::Searcher<S>::InfoFn info;

@@ -351,7 +351,12 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
       if (v > alpha) {
         alpha = v;
         m_pv.update(ply, moves[i]);
-        if (ply == 0) m_root_best = moves[i];
+        if (ply == 0) {
+          // What a stop before the iteration's end plays and reports.
+          m_root_best = moves[i];
+          m_root_line = m_pv.line(0);
+          m_root_value = v;
+        }
         if (v >= beta) {
           m_stats.cutoff(depth, k == 0, tt_move != 0);
           m_order.cutoff(moves[i], depth, ply);

@@ -114,9 +114,13 @@ class SearchWorker {
       const Value v = root_search(root, depth, last);
       if (m_stop.stopped()) {
         // A move that finished this iteration with the best value so far
-        // is better informed than the last iteration's choice.
+        // is better informed than the last iteration's choice; it is played
+        // and reported with its own line and value (a lower bound when
+        // the iteration's window failed high on it).
         if (m_root_best) {
           out.best = m_root_best;
+          out.pv = m_root_line;
+          out.value = for_player(m_root_value, root.to_move());
           out.last_iteration = m_stats.since(stats_before);
         }
         break;
@@ -403,6 +407,8 @@ class SearchWorker {
   SearchStats m_stats;
   std::array<std::array<std::int8_t, kLmrSize>, kLmrSize> m_lmr{};
   std::optional<Move> m_root_best;  // this iteration's best finished root move
+  std::vector<Move> m_root_line;    // its line, as the iteration found it
+  Value m_root_value = 0;           // its value, the root's side to move's view
   int m_root_depth = 1;
   bool m_use_known = true;  // known values (HasKnownValues) answer nodes in this search
   Player m_root_side = Player::First;

@@ -146,6 +146,18 @@ void add_parents(std::vector<std::string>& words, const fs::path& p, std::vector
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said};
 }
 
+// The words that run /bin/true in an empty box of folder `dir` (check()
+// and startup_seconds()). --as-pid-1: no init of bwrap's own, which bwrap
+// does not wait for and which would be left a zombie of this process when
+// it is a subreaper.
+[[nodiscard]] std::vector<std::string> empty_box(const char* dir) {
+  Policy policy;
+  policy.dir = dir;
+  std::vector<std::string> words = command_line(policy, {"/bin/true"});
+  words.insert(words.begin() + 1, "--as-pid-1");
+  return words;
+}
+
 // What check() measured an empty box's wall time to be (startup_seconds).
 [[nodiscard]] std::atomic<double>& measured_startup() {
   static std::atomic<double> seconds{0.0};
@@ -176,13 +188,7 @@ Result<bool> check() {
       why = fmt::format("cannot box: cannot make a folder in /tmp: {}", std::strerror(errno));
       return;
     }
-    Policy policy;
-    policy.dir = temp;
-    // --as-pid-1: no init of bwrap's own, which bwrap does not wait for and
-    // which would be left a zombie of this process when it is a subreaper.
-    std::vector<std::string> words = command_line(policy, {"/bin/true"});
-    words.insert(words.begin() + 1, "--as-pid-1");
-    const auto [status, said] = run_quietly(words);
+    const auto [status, said] = run_quietly(empty_box(temp));
     std::error_code ec;
     fs::remove_all(temp, ec);
     if (status != 0) {
@@ -204,12 +210,9 @@ double startup_seconds() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (!check()) return;
-    char temp[] = "/tmp/duel-box-startup-XXXXXX";
+    char temp[] = "/tmp/duel-box-startup-XXXXXX";  // mkdtemp's pattern
     if (::mkdtemp(temp) == nullptr) return;
-    Policy policy;
-    policy.dir = temp;
-    std::vector<std::string> words = command_line(policy, {"/bin/true"});
-    words.insert(words.begin() + 1, "--as-pid-1");
+    const std::vector<std::string> words = empty_box(temp);
     // The median of five.
     std::array<double, 5> took{};
     for (double& t : took) {

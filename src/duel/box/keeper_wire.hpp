@@ -68,7 +68,9 @@ inline constexpr std::size_t kMaxPacket = std::size_t{1} << 16;
 // it carried (the rest -1). False at the end of the stream or on error.
 [[nodiscard]] inline bool receive(int socket, Message& m, std::string* tail = nullptr,
                                   std::array<int, 3>* fds = nullptr, int flags = 0) {
-  std::string buffer(kMaxPacket, '\0');
+  // Without `tail`, only the message is read (a packet's rest is dropped):
+  // the replies a move polls for need no 64 KiB buffer each.
+  std::string buffer(tail != nullptr ? kMaxPacket : sizeof m, '\0');
   iovec iov{buffer.data(), buffer.size()};
   msghdr h{};
   h.msg_iov = &iov;

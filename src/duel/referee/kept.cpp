@@ -1,7 +1,6 @@
 // A move in a box kept for the game (watch.hpp's run_kept, box/keeper.hpp).
 #include <unistd.h>
 
-#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -21,7 +20,7 @@ class KeptWatch final : public Watched {
   [[nodiscard]] int wake_fd() const override { return m_keeper.fd(); }
   [[nodiscard]] bool ended() override { return m_keeper.ended(); }
   [[nodiscard]] CpuTime poll() override {
-    raise(m_keeper.usage());
+    raise_to(m_charged, cpu_of(m_keeper.usage()));
     return m_charged;
   }
   [[nodiscard]] box::Cgroups::Over over() const override {
@@ -32,7 +31,7 @@ class KeptWatch final : public Watched {
     m_finished = true;
     m_over = m_keeper.over();
     m_peak = m_keeper.peak_memory();
-    raise(c.usage);
+    raise_to(m_charged, cpu_of(c.usage));
     leftovers = c.leftovers;
     m_lost = c.lost;
     return c.lost ? -1 : c.status;
@@ -44,11 +43,7 @@ class KeptWatch final : public Watched {
   }
 
  private:
-  // A charge never goes down.
-  void raise(const box::Usage& u) {
-    m_charged.user = std::max(m_charged.user, u.user);
-    m_charged.system = std::max(m_charged.system, u.system);
-  }
+  [[nodiscard]] static CpuTime cpu_of(const box::Usage& u) { return {u.user, u.system}; }
 
   box::Keeper& m_keeper;
   CpuTime m_charged;

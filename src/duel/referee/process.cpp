@@ -42,6 +42,7 @@ using detail::close_streams;
 using detail::drain;
 using detail::folder_bytes;
 using detail::output_of;
+using detail::raise_to;
 using detail::spawn;
 using detail::Spawned;
 using detail::Stream;
@@ -115,12 +116,6 @@ struct ProcInfo {
     return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
   };
   return {seconds(ru.ru_utime), seconds(ru.ru_stime)};
-}
-
-// The larger of two readings, part by part: a charge never goes down.
-void raise_to(CpuTime& charged, const CpuTime& now) {
-  charged.user = std::max(charged.user, now.user);
-  charged.system = std::max(charged.system, now.system);
 }
 
 void sleep_seconds(double s) {

@@ -7,6 +7,7 @@
 // Why one watcher for both: the limits, their order, the logs and how an
 // ending is told are the referee's rules; only how the CPU is counted and
 // the leftovers are killed differs.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,12 @@
 #include "duel/referee/spawn.hpp"
 
 namespace duel::referee::detail {
+
+// The larger of two readings, part by part: a charge never goes down.
+inline void raise_to(CpuTime& charged, const CpuTime& now) {
+  charged.user = std::max(charged.user, now.user);
+  charged.system = std::max(charged.system, now.system);
+}
 
 class Watched {
  public:

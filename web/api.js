@@ -20,7 +20,13 @@ export async function api(method, path, body) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { /* not JSON: reported below */ }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    // The answer's body stays with the error: a stale move's 409 carries the game as it is.
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    err.data = data;
+    throw err;
+  }
   if (data === null) throw new Error(`${method} ${path}: the server's answer is not JSON`);
   return data;
 }

@@ -1,26 +1,24 @@
 // Duel's page: plays and watches any game of `duel serve` through its
 // HTTP/JSON API. Every rule lives in the server: the page only matches
 // clicks against the prefixes of the view's moves[].squares.
-import { renderBoard, familyOf, sideIndex, pieceFor, escapeHtml } from './board.js';
+import { renderBoard, familyOf, sideIndex, pieceFor, escapeHtml, naturalBottom } from './board.js';
 import { attachBoardInput } from './input.js';
 import { renderMoveList } from './movelist.js';
 import { api, setStatus, showError } from './api.js';
-import { agentFor, isHuman, loadAgents } from './agents.js';
+import { agentFor, loadAgents } from './agents.js';
 import { myGameIds, setMyGameIds, renderMyGames as listMyGames, updateMyGame } from './mygames.js';
 import { renderPlayers, updateClocks as tickClocks, resultText } from './players.js';
 import { resetSearch, showSearch } from './search.js';
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 200;
 
 const app = {
   view: null,        // the last game view from the server
-  running: false,    // programs move by themselves (paused by Stop)
+  stream: null,      // the open game's events (an EventSource)
+  seats: [null, null],  // the tokens of the sides this page holds
   selection: [],     // squares clicked so far, as [r, c]
-  gen: 0,            // bumps on every new game / undo: stale timers give up
-  timer: null,       // the pending program move or search poll
+  gen: 0,            // bumps on every game opened: stale answers give up
   sending: false,    // a person's move is on its way to the server
-  starting: false,   // a program's start is on its way to the server
   flipped: false,    // the board drawn with the second player at the bottom
   past: null,        // the view of an earlier position being looked at, or null (the live one)
   focus: null,       // the square the keyboard is on ("r,c")
@@ -57,13 +55,16 @@ function selectGame(name) {
   loadAgents();
 }
 
-// The new game is made first: a bad spec or position leaves the game in
-// progress as it was, and only a game made replaces (and deletes) it.
+// New game makes a game of its own on the server and goes to its address;
+// the game open before goes on, for this page and any other watching it.
 async function newGame() {
-  const body = { game: $('spec').value.trim() };
+  const body = {
+    game: $('spec').value.trim(),
+    players: [agentFor(0), agentFor(1)],
+    delay: Math.max(0, Math.min(10000, parseInt($('watch-delay').value, 10) || 0)),
+  };
   const pos = $('position').value.trim();
   if (pos) body.position = pos;
-  const old = app.view;
   const phase = document.body.dataset.phase;
   setStatus('Starting a game…', 'starting');
   let view;
@@ -74,40 +75,131 @@ async function newGame() {
     showError(e);
     return;
   }
-  cancelTimer();
-  ++app.gen;
-  app.selection = [];
-  app.sending = false;
-  closeChooser();
-  setMyGameIds([...myGameIds().filter((id) => id !== old?.id), view.id]);
-  if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
-  resetSearch();
-  app.running = true;
-  faceThePerson();
-  show(view);
+  setSeats(view.id, view.seats);
+  setMyGameIds([...myGameIds().filter((id) => id !== view.id), view.id]);
+  history.pushState({ id: view.id }, '', `/g/${encodeURIComponent(view.id)}`);
+  follow(view);
   renderMyGames();
 }
 
-// The board turns so that a person playing only the second side sits at
-// the bottom (Flip board turns it either way).
-function faceThePerson() {
-  app.flipped = isHuman(1) && !isHuman(0);
+// ---- seats -----------------------------------------------------------------
+
+// The tokens of the sides this browser holds, by game: [first, second]
+// (null for a side it does not hold). A play link (#seat=N.TOKEN) adds one.
+const seatKey = (id) => `duel.seats.${id}`;
+function seatsOf(id) {
+  try {
+    const s = JSON.parse(localStorage.getItem(seatKey(id)) || 'null');
+    return Array.isArray(s) && s.length === 2 ? s : [null, null];
+  } catch {
+    return [null, null];
+  }
+}
+function setSeats(id, tokens) {
+  app.seats = tokens ? [...tokens] : [null, null];
+  try {
+    localStorage.setItem(seatKey(id), JSON.stringify(app.seats));
+  } catch { /* storage off: this page's only */ }
+}
+function takePlayLink(id) {
+  const m = /^#seat=([12])\.([0-9a-f]{32})$/.exec(location.hash);
+  if (!m) return;
+  const seats = seatsOf(id);
+  seats[Number(m[1]) - 1] = m[2];
+  setSeats(id, seats);
+  history.replaceState(history.state, '', location.pathname);
+}
+// A token this page holds for the game, the side to move's first.
+const anySeat = () => app.seats[sideIndex(app.view ?? { to_move: 1 })] || app.seats[0] || app.seats[1] || '';
+const holds = (idx) => !!app.seats[idx];
+// The sides this page plays: people's seats it holds.
+const mine = (v, idx) => playerOf(v, idx) === 'human' && (!v?.seated || holds(idx));
+// Who plays a side: the game's own players (the form's for a game made
+// before seats).
+const playerOf = (v, idx) => (v?.agents ? v.agents[idx] : agentFor(idx));
+
+// ---- following a game ------------------------------------------------------
+
+// Opens the game `first` (a view) and follows it: its events bring every
+// change, from this page or any other.
+function follow(first) {
+  app.stream?.close();
+  app.view = null;
+  app.seats = seatsOf(first.id);
+  ++app.gen;
+  resetSearch();
+  restoreForm(first);
+  faceThePerson(first);
+  show(first);
+  const gen = app.gen;
+  const es = new EventSource(`/api/games/${encodeURIComponent(first.id)}/events`);
+  app.stream = es;
+  es.addEventListener('view', (e) => {
+    if (gen !== app.gen) return;
+    show(JSON.parse(e.data));
+  });
+  es.addEventListener('search', (e) => {
+    if (gen === app.gen) showSearch(JSON.parse(e.data));
+  });
+  es.addEventListener('gone', () => {
+    if (gen !== app.gen) return;
+    es.close();
+    gone(first.id);
+  });
+  es.onerror = async () => {
+    // The browser tries again by itself; a game the server no longer has ends it.
+    try {
+      await api('GET', `/api/games/${encodeURIComponent(first.id)}`);
+    } catch (err) {
+      if (gen === app.gen && err.status === 404) {
+        es.close();
+        gone(first.id);
+      }
+    }
+  };
+}
+
+function gone(id) {
+  if (app.view?.id !== id) return;
+  app.view = null;
+  delete document.body.dataset.gameId;
+  setStatus('This game is no longer on the server. Choose a game and the players, then New game.', 'idle');
+  render();
+  renderMyGames();
+}
+
+// The form shows the open game's setup: its game, players and delay.
+function restoreForm(v) {
+  const name = v.game;
+  if (app.games.some((g) => g.name === name)) $('game-select').value = name;
+  $('spec').value = v.spec;
+  if (v.agents) {
+    $('first-agent').value = v.agents[0];
+    $('second-agent').value = v.agents[1];
+    $('watch-delay').value = String(v.delay ?? 0);
+  }
+  loadAgents();
+}
+
+// The board is drawn from the side this page plays (its own men or pieces
+// at the bottom); a page that plays both or neither sees the game's usual
+// diagram. Flip board turns it either way.
+function faceThePerson(v) {
+  const sides = [0, 1].filter((i) => mine(v, i));
+  const bottom = sides.length === 1 ? sides[0] : naturalBottom(v);
+  app.flipped = bottom !== naturalBottom(v);
   $('flip').setAttribute('aria-pressed', String(app.flipped));
 }
 
 function renderMyGames() {
-  return listMyGames(app.view?.id, { open: openGame, del: deleteGame });
+  return listMyGames(app.view?.id, { open: (id) => goTo(id), del: deleteGame }, seatsOf);
 }
 
-async function openGame(id) {
+async function goTo(id) {
   try {
     const view = await api('GET', `/api/games/${encodeURIComponent(id)}`);
-    cancelTimer();
-    ++app.gen;
-    app.running = false;  // a program to move waits for Go
-    resetSearch();
-    faceThePerson();
-    show(view);
+    if (location.pathname !== `/g/${id}`) history.pushState({ id }, '', `/g/${encodeURIComponent(id)}`);
+    follow(view);
   } catch (e) {
     showError(e);
   }
@@ -115,175 +207,120 @@ async function openGame(id) {
 }
 
 async function deleteGame(id) {
-  await api('DELETE', `/api/games/${encodeURIComponent(id)}`).catch(() => {});
+  const seat = seatsOf(id).find(Boolean) || '';
+  try {
+    await api('DELETE', `/api/games/${encodeURIComponent(id)}?seat=${seat}`);
+  } catch (e) {
+    if (e.status !== 404) showError(e);
+  }
   if (app.view?.id === id) {
-    cancelTimer();
-    ++app.gen;
-    app.view = null;
-    delete document.body.dataset.gameId;
-    setStatus('Game deleted. Choose a game and the players, then New game.', 'idle');
-    render();
+    app.stream?.close();
+    gone(id);
   }
   renderMyGames();
 }
 
-// The server drops games nobody asks about (docs/serve.md): the open game
-// is asked about every 30 s, so it is never the one dropped.
-const KEEP_ALIVE_MS = 30000;
-function keepAlive() {
-  setInterval(() => {
-    if (app.view) api('GET', `/api/games/${app.view.id}`).catch(showError);
-  }, KEEP_ALIVE_MS);
+async function renderLive() {
+  try {
+    const live = await api('GET', '/api/live');
+    $('live').hidden = live.length === 0;
+    $('live-list').replaceChildren(...live.map((g) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = `/g/${encodeURIComponent(g.id)}`;
+      a.textContent = `${g.id}: ${g.game}, ${g.names.join(' – ')}, ${g.terminal ? 'over' : `move ${g.ply}`}` +
+        ` (${g.viewers} watching)`;
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        goTo(g.id);
+      });
+      li.appendChild(a);
+      return li;
+    }));
+  } catch { /* the list is a convenience */ }
 }
 
-// ---- the turn loop ---------------------------------------------------------
+// ---- the game's state ------------------------------------------------------
 
-function cancelTimer() {
-  clearTimeout(app.timer);
-  app.timer = null;
-}
-
-// Takes a new view from the server and decides what happens next.
+// Takes a view from the server (an event, or the answer to this page's
+// request) and draws it; an older one than the page has is ignored.
 function show(view) {
+  if (app.view && app.view.id === view.id && view.version !== undefined &&
+      app.view.version !== undefined && view.version < app.view.version) return;
+  const other = !app.view || app.view.id !== view.id;
+  const moved = other || app.view.history.length !== view.history.length;
   app.view = view;
-  app.past = null;
+  if (other || (app.past && app.past.ply > view.history.length)) app.past = null;
   app.clockAt = performance.now();
   document.body.dataset.gameId = view.id;
-  app.selection = [];
-  closeChooser();
+  document.body.dataset.ply = String(view.history.length);
+  if (moved) {
+    app.selection = [];
+    closeChooser();
+  }
   render();
-  next();
+  status();
 }
 
-function next() {
-  cancelTimer();
+function status() {
   const v = app.view;
   if (!v) return;
   const idx = sideIndex(v);
   const who = v.players?.[idx] ?? `Player ${idx + 1}`;
   if (v.terminal) {
-    app.running = false;
     setStatus(`Game over: ${resultText(v)}`, 'over');
-    return;
-  }
-  if (v.thinking) {
-    setStatus(`${who} (${v.agent || 'program'}) is thinking…`, 'thinking');
-    poll(app.gen);
-    return;
-  }
-  if (isHuman(idx)) {
-    setStatus(`${who} to move: click a piece or square`, 'human');
-    return;
-  }
-  if (!app.running) {
-    setStatus(`${who} (${agentFor(idx)}) to move: press Go / watch`, 'paused');
-    return;
-  }
-  if (app.starting) return;  // its answer comes back here
-  // A program moves; against another program, after the watch delay.
-  const delay = isHuman(1 - idx) ? 0 : Math.max(0, parseInt($('watch-delay').value, 10) || 0);
-  setStatus(`${who} (${agentFor(idx)}) to move…`, 'waiting');
-  const gen = app.gen;
-  app.timer = setTimeout(() => startAgent(gen, idx), delay);
-}
-
-async function startAgent(gen, idx) {
-  if (gen !== app.gen || !app.view) return;
-  const spec = agentFor(idx);
-  // One start at a time: next() waits for this answer, so that a change of
-  // players meanwhile cannot start a second search (409).
-  app.starting = true;
-  let view = null;
-  let error = null;
-  try {
-    view = await api('POST', `/api/games/${app.view.id}/agent`, { agent: spec });
-  } catch (e) {
-    error = e;
-  }
-  app.starting = false;
-  if (gen !== app.gen) {
-    next();  // a newer game may have waited for this answer
-    return;
-  }
-  if (error) {
-    app.running = false;
+  } else if (v.error) {
     document.body.dataset.phase = 'paused';
-    showError(error);
-    return;
+    showError(new Error(v.error));
+  } else if (v.thinking) {
+    setStatus(`${who} (${v.agent || 'program'}) is thinking…`, 'thinking');
+  } else if (mine(v, idx)) {
+    const offer = v.offers?.draw === 2 - idx ? ' — your opponent offers a draw' : '';
+    setStatus(`${who} to move: click a piece or square${offer}`, 'human');
+  } else if (v.paused) {
+    setStatus(`${who} (${playerOf(v, idx)}) to move: paused, press Go / watch`, 'paused');
+  } else if (playerOf(v, idx) === 'human') {
+    setStatus(`Waiting for ${who} to move${app.seats.some(Boolean) ? '' : ' (you are watching)'}`, 'waiting');
+  } else {
+    setStatus(`${who} (${playerOf(v, idx)}) to move…`, 'waiting');
   }
-  view.agent = spec;
-  app.view = view;
-  app.past = null;
-  app.clockAt = performance.now();
-  render();
-  next();
 }
 
-// While a program thinks: its search every POLL_MS, then the view it made.
-function poll(gen) {
-  app.timer = setTimeout(async () => {
-    if (gen !== app.gen || !app.view) return;
-    try {
-      const s = await api('GET', `/api/games/${app.view.id}/search`);
-      if (gen !== app.gen) return;
-      showSearch(s);
-      if (s.error) throw new Error(s.error);
-      if (s.thinking) {
-        poll(gen);
-        return;
-      }
-      const view = await api('GET', `/api/games/${app.view.id}`);
-      if (gen !== app.gen) return;
-      show(view);
-    } catch (e) {
-      if (gen !== app.gen) return;
-      app.running = false;
-      document.body.dataset.phase = 'paused';
-      showError(e);
-    }
-  }, POLL_MS);
+// A request for the game that answers with its view: shown at once (the
+// events bring the same soon after).
+async function act(path, body) {
+  const v = app.view;
+  if (!v) return null;
+  try {
+    const view = await api('POST', `/api/games/${encodeURIComponent(v.id)}/${path}`,
+      { seat: anySeat(), ...body });
+    if (view && view.history) show(view);
+    return view;
+  } catch (e) {
+    if (e.data?.history) show(e.data);  // the game as it is now (a stale move)
+    showError(e);
+    return null;
+  }
 }
 
 async function playMove(move) {
   const v = app.view;
-  const gen = app.gen;
   app.selection = [];
   app.sending = true;  // no clicks until the server answers
   closeChooser();
   setStatus(`Playing ${move.notation || move.text}…`, 'sending');
   render();
-  try {
-    const view = await api('POST', `/api/games/${v.id}/move`, { move: move.text });
-    if (gen !== app.gen) return;
-    app.sending = false;
-    // A person's move asks for the reply: a program answers it even after Stop.
-    app.running = true;
-    show(view);
-  } catch (e) {
-    if (gen !== app.gen) return;
-    app.sending = false;
-    render();
-    next();
-    showError(e);
-  }
+  await act('move', { move: move.text, ply: v.history.length, seat: app.seats[sideIndex(v)] });
+  app.sending = false;
+  render();
 }
 
 async function stop() {
-  app.running = false;
-  const v = app.view;
-  if (!v) return;
-  if (!v.thinking) {
-    next();
-    return;
-  }
-  try {
-    await api('POST', `/api/games/${v.id}/stop`);
-    setStatus('Stopping the search…', 'thinking');
-  } catch (e) {
-    showError(e);
-  }
+  if (app.view) await act('stop', {});
 }
 
+// Takes back this page's last move (and the program's reply); between two
+// people it asks the other, who accepts with their own Undo.
 async function undo() {
   const v = app.view;
   if (!v) return;
@@ -291,27 +328,28 @@ async function undo() {
     showError(new Error('a program is thinking: press Stop first'));
     return;
   }
-  // Against a program, take back its reply too so that the person moves again.
-  const idx = sideIndex(v);
-  const humans = [0, 1].filter(isHuman).length;
-  const plies = humans === 1 && isHuman(idx) && v.history.length >= 2 ? 2 : 1;
-  cancelTimer();
-  const gen = ++app.gen;
-  try {
-    const view = await api('POST', `/api/games/${v.id}/undo`, { plies });
-    if (gen !== app.gen) return;
-    // A program to move after a take-back waits for Go / watch.
-    if (!isHuman(sideIndex(view))) app.running = false;
-    show(view);
-  } catch (e) {
-    showError(e);
-  }
+  const mineIdx = [0, 1].find((i) => mine(v, i));
+  await act('undo', { seat: mineIdx !== undefined ? app.seats[mineIdx] : anySeat() });
 }
 
-function go() {
+async function resign() {
+  const v = app.view;
+  if (!v || v.terminal) return;
+  const idx = [0, 1].find((i) => mine(v, i)) ?? sideIndex(v);
+  await act('resign', { seat: app.seats[idx] || anySeat() });
+}
+
+async function offerDraw() {
+  const v = app.view;
+  if (!v || v.terminal) return;
+  const idx = [0, 1].find((i) => mine(v, i)) ?? sideIndex(v);
+  const view = await act('draw', { seat: app.seats[idx] || anySeat() });
+  if (view && !view.terminal) setStatus('Draw offered: waiting for the other side', 'waiting');
+}
+
+async function go() {
   if (!app.view || app.view.terminal) return;
-  app.running = true;
-  next();
+  await act('go', {});
 }
 
 // ---- clicks ----------------------------------------------------------------
@@ -327,7 +365,7 @@ function matching(prefix) {
 
 function humanToMove() {
   const v = app.view;
-  return v && !app.past && !app.sending && !v.terminal && !v.thinking && isHuman(sideIndex(v));
+  return v && !app.past && !app.sending && !v.terminal && !v.thinking && mine(v, sideIndex(v));
 }
 
 function onSquare(r, c) {
@@ -426,7 +464,7 @@ function render() {
   const names = v.players || ['Player 1', 'Player 2'];
   $('first-label').textContent = `${names[0]} (first)`;
   $('second-label').textContent = names[1];
-  renderPlayers(v, app.flipped, agentFor, app.clockAt);
+  renderPlayers(v, app.flipped, (i) => playerOf(v, i), app.clockAt);
   $('result').textContent = resultText(v);
   $('result').classList.toggle('over', !!v.terminal);
   const viewing = $('viewing');
@@ -458,7 +496,7 @@ async function showPly(ply) {
   const gen = app.gen;
   try {
     const past = await api('GET', `/api/games/${encodeURIComponent(v.id)}?ply=${n}`);
-    if (gen !== app.gen || app.view !== v) return;
+    if (gen !== app.gen || app.view?.id !== v.id) return;
     app.past = past;
     app.selection = [];
     closeChooser();
@@ -480,9 +518,17 @@ const shownPly = () => (app.past ? app.past.ply : app.view?.history.length ?? 0)
 
 function updateButtons() {
   const v = app.view;
-  $('undo').disabled = !v || v.thinking || !(v.history || []).length;
-  $('stop').disabled = !v;
-  $('watch').disabled = !v || v.terminal;
+  const controls = !!v && (!v.seated || app.seats.some(Boolean));
+  $('undo').disabled = !controls || v.thinking || !(v.history || []).length;
+  $('stop').disabled = !controls || v.terminal;
+  $('watch').disabled = !controls || v.terminal || !v.paused;
+  const plays = !!v && [0, 1].some((i) => mine(v, i)) && !v.terminal;
+  $('resign').disabled = !plays;
+  $('draw').disabled = !plays;
+  $('draw').textContent = v?.offers?.draw && !mine(v, v.offers.draw - 1) ? 'Accept draw' : 'Offer draw';
+  const asked = v?.offers?.takeback && !mine(v, v.offers.takeback - 1);
+  $('undo').textContent = asked ? 'Accept takeback' : 'Undo';
+  renderShare(v);
   const plies = v?.history.length ?? 0;
   $('nav-first').disabled = $('nav-prev').disabled = !v || shownPly() === 0;
   $('nav-next').disabled = $('nav-live').disabled = !v || shownPly() >= plies;
@@ -521,14 +567,12 @@ function wire() {
     app.selection = [];
     render();
   });
-  for (const id of ['first-agent', 'second-agent']) {
-    $(id).addEventListener('change', () => {
-      if (app.view && !app.sending) {
-        render();
-        next();
-      }
-    });
-  }
+  $('resign').addEventListener('click', resign);
+  $('draw').addEventListener('click', offerDraw);
+  window.addEventListener('popstate', () => {
+    const id = gameInPath();
+    if (id && id !== app.view?.id) goTo(id);
+  });
   $('nav-first').addEventListener('click', () => showPly(0));
   $('nav-prev').addEventListener('click', () => showPly(shownPly() - 1));
   $('nav-next').addEventListener('click', () => showPly(shownPly() + 1));
@@ -554,7 +598,8 @@ function wire() {
     e.preventDefault();
     keys[e.key]();
   });
-  setInterval(() => tickClocks(app.view, agentFor, app.clockAt), 100);
+  setInterval(() => tickClocks(app.view, (i) => playerOf(app.view, i), app.clockAt), 100);
+  setInterval(renderLive, 5000);
 }
 
 // Esc: the chooser closes, else the squares picked are dropped, else back
@@ -594,26 +639,59 @@ function onDrop(from, to) {
 
 // The page opens on a board: the last game this browser made if the server
 // still has it, else a new game of the first kind (a person against the
-// engine), ready for the first click.
+// engine), ready for the first click. A game's address (/g/ID) opens that
+// game, to play if this browser holds a seat of it, else to watch.
 async function firstBoard() {
+  const asked = gameInPath();
+  if (asked) {
+    takePlayLink(asked);
+    await goTo(asked);
+    if (app.view) return;
+  }
   await renderMyGames();  // drops the games the server no longer has
   const ids = myGameIds();
-  if (ids.length) {
-    await openGame(ids[ids.length - 1]);
+  if (!asked && ids.length) {
+    await goTo(ids[ids.length - 1]);
     if (app.view) return;
   }
   await newGame();
   if (!app.view) setStatus('Choose a game and the players, then New game.', 'idle');
 }
 
+function gameInPath() {
+  const m = /^\/g\/([^/]+)$/.exec(location.pathname);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+// The links that give a person's seat of the open game to someone else.
+function renderShare(v) {
+  const box = $('share');
+  const sides = v?.seated ? [0, 1].filter((i) => holds(i) && v.agents[i] === 'human') : [];
+  box.hidden = !v || v.terminal || sides.length === 0;
+  if (box.hidden) return;
+  const base = `${location.origin}/g/${encodeURIComponent(v.id)}`;
+  $('share-watch').value = base;
+  $('share-play').replaceChildren(...sides.map((i) => {
+    const label = document.createElement('label');
+    label.textContent = `To play ${v.players[i]}: `;
+    const input = document.createElement('input');
+    input.readOnly = true;
+    input.dataset.testid = `play-link-${i + 1}`;
+    input.value = `${base}#seat=${i + 1}.${app.seats[i]}`;
+    input.addEventListener('focus', () => input.select());
+    label.appendChild(input);
+    return label;
+  }));
+}
+
 async function start() {
   wire();
-  keepAlive();
   resetSearch();
   render();
   try {
     await loadGames();
     await firstBoard();
+    renderLive();
   } catch (e) {
     document.body.dataset.phase = 'idle';
     showError(e);

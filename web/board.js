@@ -176,6 +176,13 @@ function checkedKing(view) {
   return null;
 }
 
+// The side drawn at the bottom of the game's usual diagram, as an index
+// into view.players: White in the chess games, White in checkers too
+// (Black, who moves first, starts at the top: square 1 is b8).
+export function naturalBottom(view) {
+  return familyOf(view) === 'checkers' ? 1 : 0;
+}
+
 // The side to move as an index into view.players (to_move is 1 or 2).
 export function sideIndex(view) {
   return view.to_move === 2 ? 1 : 0;

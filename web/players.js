@@ -1,6 +1,6 @@
 // The players' bars above and below the board, with their clocks, and the
 // result in words.
-import { escapeHtml, sideIndex } from './board.js';
+import { escapeHtml, naturalBottom, sideIndex } from './board.js';
 import { clockText, moveLimit } from './movelist.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,10 +18,11 @@ export function resultText(v) {
 // plays it and its clock: the time its moves took, with the turn now
 // running; a side with a time per move also counts that down.
 // `agentFor(idx)` is the spec a side plays with ("human" for a person);
-// `flipped` puts the first player at the top.
+// `flipped`: the board is turned from the game's usual diagram, so the
+// side usually at the bottom is at the top.
 export function renderPlayers(v, flipped, agentFor, clockAt) {
   const names = v.players || ['Player 1', 'Player 2'];
-  const top = flipped ? 0 : 1;
+  const top = flipped ? naturalBottom(v) : 1 - naturalBottom(v);
   for (const [id, idx] of [['player-top', top], ['player-bottom', 1 - top]]) {
     const el = $(id);
     el.dataset.side = String(idx + 1);

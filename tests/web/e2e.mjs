@@ -383,13 +383,14 @@ async function watchAndError(page) {
   const still = await fetch(`${await server.url}/api/games/${id}`);
   check(still.status === 200, `a bad spec deleted the game in progress (GET: ${still.status})`);
 
-  // An agent the server refuses: its error, after the person's move.
-  await newGame(page, { game: 'nqueens', spec: 'nqueens:n=4', first: 'human', second: 'exec:cmd=ls' });
-  await waitTurn(page);
-  await page.click('#board .sq.can-move');
+  // An agent the server refuses: its error on New game, and the game stays.
+  await page.fill('#spec', 'nqueens:n=4');
+  await page.fill('#second-agent', 'exec:cmd=ls');
+  await page.click('#new-game');
   await page.waitForSelector('#status.error', { timeout: STEP_MS });
   const refused = (await page.textContent('#status')).trim();
   check(/exec/.test(refused), `a refused agent shows '${refused}'`);
+  check((await page.$eval('body', (b) => b.dataset.gameId)) === id, 'a refused agent replaced the game');
   await page.screenshot({ path: join(outDir, 'error.png') });
   return `KCell engine vs random watched: ${plies} plies, ${result}; bad spec shows "${msg}"; ` +
          `refused agent shows "${refused}"`;

@@ -15,9 +15,11 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,9 +44,98 @@ struct Pending {
   bool too_big = false;
 };
 
-MHD_Result answer(MHD_Connection* c, const Response& out) {
-  MHD_Response* res = MHD_create_response_from_buffer(
-      out.body.size(), const_cast<char*>(out.body.data()), MHD_RESPMEM_MUST_COPY);
+// One open event stream: what is being sent of it and whether its
+// connection is parked. Shared by the response (freed when MHD is done with
+// it) and the stream's bell, which holds it weakly.
+struct StreamLink {
+  MHD_Connection* connection = nullptr;
+  std::shared_ptr<EventStream> stream;
+  std::mutex mutex;  // guards everything below; taken before the stream's own
+  std::string out;   // taken from the stream, not yet all sent
+  std::size_t sent = 0;
+  bool parked = false;    // suspended until the bell rings
+  bool stopping = false;  // the server is closing: end the stream
+  bool ping = false;      // send a keep-alive comment
+  bool freed = false;     // MHD has let the response go
+  Clock::time_point last = Clock::now();
+
+  // The bell: the stream has something, or the server wants a ping or an end.
+  void wake() {
+    bool resume = false;
+    {
+      const std::lock_guard lock(mutex);
+      if (parked && !freed) {
+        parked = false;
+        resume = true;
+      }
+    }
+    // A parked connection is not touched by MHD until resumed, so it cannot
+    // be freed between the unlock and this call.
+    if (resume) MHD_resume_connection(connection);
+  }
+
+  static ssize_t read(void* cls, uint64_t /*pos*/, char* buf, size_t max) {
+    auto& self = **static_cast<std::shared_ptr<StreamLink>*>(cls);
+    const std::lock_guard lock(self.mutex);
+    if (self.sent == self.out.size()) {
+      bool ended = false;
+      self.out = self.stream->take(ended);
+      self.sent = 0;
+      if (self.out.empty()) {
+        if (ended || self.stopping) return MHD_CONTENT_READER_END_OF_STREAM;
+        if (self.ping) {
+          self.out = ": ping\n\n";
+        } else {
+          // Under the lock: a bell rung meanwhile waits and then resumes.
+          self.parked = true;
+          MHD_suspend_connection(self.connection);
+          return 0;
+        }
+      }
+    }
+    self.ping = false;
+    const std::size_t n = std::min(max, self.out.size() - self.sent);
+    std::memcpy(buf, self.out.data() + self.sent, n);
+    self.sent += n;
+    self.last = Clock::now();
+    return static_cast<ssize_t>(n);
+  }
+
+  static void free(void* cls) {
+    auto* held = static_cast<std::shared_ptr<StreamLink>*>(cls);
+    {
+      const std::lock_guard lock((*held)->mutex);
+      (*held)->freed = true;
+    }
+    delete held;
+  }
+};
+
+MHD_Result answer(MHD_Connection* c, const Response& out,
+                  std::vector<std::weak_ptr<StreamLink>>* streams = nullptr,
+                  std::mutex* streams_mutex = nullptr) {
+  MHD_Response* res = nullptr;
+  if (out.stream && streams != nullptr) {
+    auto link = std::make_shared<StreamLink>();
+    link->connection = c;
+    link->stream = out.stream;
+    res =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, &StreamLink::read,
+                                          new std::shared_ptr<StreamLink>(link), &StreamLink::free);
+    if (res == nullptr) return MHD_NO;
+    {
+      const std::lock_guard lock(*streams_mutex);
+      std::erase_if(*streams, [](const auto& w) { return w.expired(); });
+      streams->push_back(link);
+    }
+    out.stream->on_ready([weak = std::weak_ptr<StreamLink>(link)] {
+      if (auto l = weak.lock()) l->wake();
+    });
+    MHD_add_response_header(res, "X-Accel-Buffering", "no");
+  } else {
+    res = MHD_create_response_from_buffer(out.body.size(), const_cast<char*>(out.body.data()),
+                                          MHD_RESPMEM_MUST_COPY);
+  }
   if (res == nullptr) return MHD_NO;
   for (const auto& [key, value] : out.headers) {
     MHD_add_response_header(res, key.c_str(), value.c_str());
@@ -117,6 +208,8 @@ struct HttpServer::Impl {
   bool stop_requested = false;
   bool sweeping = false;
   std::atomic<long> cuts{0};
+  std::mutex streams_mutex;  // guards streams; never held with a link's own
+  std::vector<std::weak_ptr<StreamLink>> streams;
   std::thread sweeper;
   std::once_flag closed;
 
@@ -128,6 +221,51 @@ struct HttpServer::Impl {
     it->second.since = Clock::now();
   }
 
+  // The open event streams (the expired ones dropped).
+  std::vector<std::shared_ptr<StreamLink>> live_streams() {
+    const std::lock_guard lock(streams_mutex);
+    std::vector<std::shared_ptr<StreamLink>> out;
+    std::erase_if(streams, [](const auto& w) { return w.expired(); });
+    for (const auto& w : streams) {
+      if (auto l = w.lock()) out.push_back(std::move(l));
+    }
+    return out;
+  }
+
+  // A stream quiet for half the deadline is sent a comment: MHD's own
+  // timeout then never cuts a page that is only waiting, and a page gone
+  // away is found by the failed write (a parked connection sees nothing).
+  void ping_streams() {
+    const auto quiet = limits.deadline / 2;
+    for (const auto& l : live_streams()) {
+      {
+        const std::lock_guard lock(l->mutex);
+        if (Clock::now() - l->last < quiet) continue;
+        l->ping = true;
+      }
+      l->wake();
+    }
+  }
+
+  // Ends every stream and waits (at most 2 s) until MHD has let them go: a
+  // parked connection must not be left when the daemon stops.
+  void end_streams() {
+    const auto until = Clock::now() + std::chrono::seconds(2);
+    while (true) {
+      auto open = live_streams();
+      if (open.empty() || Clock::now() > until) return;
+      for (const auto& l : open) {
+        {
+          const std::lock_guard lock(l->mutex);
+          l->stopping = true;
+        }
+        l->wake();
+      }
+      open.clear();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
   // Shuts down the connections that are past the deadline; MHD then sees
   // them end and closes them.
   void sweep() {
@@ -136,6 +274,9 @@ struct HttpServer::Impl {
     std::unique_lock lock(mutex);
     while (sweeping) {
       wake.wait_for(lock, tick);
+      lock.unlock();
+      ping_streams();
+      lock.lock();
       const auto now = Clock::now();
       for (auto& [connection, link] : links) {
         if (!link.reading || link.cut || link.fd < 0 || now - link.since <= limits.deadline) {
@@ -156,6 +297,7 @@ struct HttpServer::Impl {
       }
       wake.notify_all();
       if (sweeper.joinable()) sweeper.join();
+      end_streams();
       if (daemon != nullptr) {
         // Stop accepting, then close every connection (each one's CLOSED
         // notification closes our duplicate of its socket).
@@ -243,7 +385,7 @@ struct HttpServer::Impl {
       r.path = url;
       MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, &add_query, &r.query);
       r.body = std::move(pending.body);
-      return answer(c, self.server.handle(r));
+      return answer(c, self.server.handle(r), &self.streams, &self.streams_mutex);
     } catch (const std::exception&) {
       return answer(c, error_response(500, "internal error"));
     }
@@ -299,7 +441,7 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
   // the client does not read.
   const auto seconds =
       static_cast<unsigned>(std::max<long long>(1, (m.limits.deadline.count() + 999) / 1000));
-  unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC;
+  unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
   if (family == AF_INET6) flags |= MHD_USE_IPv6;
   m.sweeping = true;
   m.daemon = MHD_start_daemon(

@@ -2,7 +2,9 @@
 // An HTTP exchange as plain values, so that the whole server can be driven
 // and tested without a socket (http.cpp adapts libmicrohttpd to these).
 #include <cstddef>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,11 +21,26 @@ struct Request {
   std::string body;
 };
 
+// An answer that stays open and is sent as it comes (server-sent events).
+// Why an interface: the server's feeds know what to send, the HTTP layer
+// when the connection can take it; neither needs the other's locks.
+class EventStream {
+ public:
+  virtual ~EventStream() = default;
+  // What is waiting to be sent, moved out ("" when nothing is); `ended`
+  // is set once nothing more will come.
+  [[nodiscard]] virtual std::string take(bool& ended) = 0;
+  // The HTTP layer's bell: rung (with no lock of the stream held) whenever
+  // take() would give something.
+  virtual void on_ready(std::function<void()> ring) = 0;
+};
+
 struct Response {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type
+  std::shared_ptr<EventStream> stream;                       // set: body is ignored
 };
 
 // A JSON answer. Bytes that are not UTF-8 (a request path or query quoted
@@ -33,7 +50,8 @@ struct Response {
   return {status,
           "application/json",
           body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-          {}};
+          {},
+          nullptr};
 }
 // `text` as an error message quotes it: in single quotes, cut after `max`
 // characters (then "..."), and every byte that is not printable UTF-8 (a

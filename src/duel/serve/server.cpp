@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <variant>
@@ -13,6 +14,7 @@
 
 #include "duel/registry/any_game.hpp"
 #include "duel/registry/games.hpp"
+#include "duel/serve/game_session.hpp"
 #include "duel/serve/static_files.hpp"
 
 namespace duel::serve {
@@ -58,6 +60,51 @@ Result<std::optional<std::string>> string_field(const Json& body, const char* ke
   }
   if (!it->is_string()) return fail(fmt::format("\"{}\" must be a string", key));
   return std::optional<std::string>(it->get<std::string>());
+}
+
+// An optional field of two strings (each at most `max` bytes of printable
+// ASCII), as `names`.
+Result<std::optional<std::array<std::string, 2>>> pair_field(const Json& body, const char* key,
+                                                             std::size_t max) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return std::optional<std::array<std::string, 2>>{};
+  if (!it->is_array() || it->size() != 2 || !(*it)[0].is_string() || !(*it)[1].is_string()) {
+    return fail(fmt::format("\"{}\" must be two strings, the first player's first", key));
+  }
+  std::array<std::string, 2> out = {(*it)[0].get<std::string>(), (*it)[1].get<std::string>()};
+  for (const auto& text : out) {
+    if (auto why = refuse_text(key, text, max); !why.empty()) return fail(why);
+  }
+  return std::optional(out);
+}
+
+// The seats of a new game: `players` (two agent specs, "human" for a
+// person) and `delay` (ms before each move of a program playing a
+// program); a game without players has none.
+Result<Seats> seats_of(const Json& body, const registry::AnyGame& start) {
+  auto players = pair_field(body, "players", 200);
+  if (!players) return fail(players.error());
+  Seats seats;
+  if (!*players) {
+    if (body.contains("delay")) return fail("\"delay\" needs \"players\"");
+    return seats;
+  }
+  seats.seated = true;
+  seats.players = **players;
+  for (const auto& p : seats.players) {
+    if (p == "human") continue;
+    const std::string why =
+        std::visit([&](const auto& s) { return check_agent<std::decay_t<decltype(s)>>(p); }, start);
+    if (!why.empty()) return fail(why);
+  }
+  if (const auto it = body.find("delay"); it != body.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<long long>() < 0 || it->get<long long>() > 10000) {
+      return fail("\"delay\" must be whole milliseconds from 0 to 10000");
+    }
+    seats.delay_ms = it->get<int>();
+  }
+  for (auto& t : seats.tokens) t = random_token();
+  return seats;
 }
 
 Json game_list_json() {
@@ -175,6 +222,10 @@ Response Server::api(const Request& r, const std::vector<std::string>& parts) {
     if (r.method == "POST") return create(r);
     return method_not_allowed(r, "GET, POST");
   }
+  if (parts.size() == 2 && parts[1] == "live") {
+    if (!get) return method_not_allowed(r, "GET");
+    return json_response(200, live_list());
+  }
   if (parts.size() == 2 && parts[1] == "agents") {
     if (!get) return method_not_allowed(r, "GET");
     const auto it = r.query.find("game");
@@ -214,6 +265,10 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
       return game->position(*n);
     }
     if (r.method != "DELETE") return method_not_allowed(r, "GET, DELETE");
+    const auto seat = r.query.find("seat");
+    if (!game->may_delete(seat == r.query.end() ? "" : seat->second)) {
+      return error_response(403, "only a page holding a seat of this game may delete it");
+    }
     {
       std::lock_guard lock(m_mutex);
       m_games.erase(id);
@@ -221,19 +276,32 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
     game->close();
     return json_response(200, Json{{"deleted", id}});
   }
+  if (action == "events") {
+    if (!get) return method_not_allowed(r, "GET");
+    Response out{200, "text/event-stream", "", {}, game->subscribe()};
+    return out;
+  }
   if (action == "search" || action == "record") {
     if (!get) return method_not_allowed(r, "GET");
     if (action == "search") return json_response(200, game->search());
     const auto it = r.query.find("format");
     return game->record(it == r.query.end() ? "json" : it->second);
   }
-  if (action != "move" && action != "undo" && action != "agent" && action != "stop") {
+  static const std::set<std::string, std::less<>> kPosts = {"move", "undo",   "agent", "stop",
+                                                            "go",   "resign", "draw"};
+  if (!kPosts.contains(action)) {
     return error_response(404, fmt::format("no such API endpoint: {}", quote_input(r.path)));
   }
   if (!post) return method_not_allowed(r, "POST");
-  if (action == "stop") return game->stop();
-  auto body = body_object(r, action == "undo");
+  auto body = body_object(r, action != "move" && action != "agent");
   if (!body) return error_response(400, body.error());
+  auto seat_field = string_field(*body, "seat", false);
+  if (!seat_field) return error_response(400, seat_field.error());
+  const std::string seat = seat_field->value_or("");
+  if (action == "stop") return game->stop(seat);
+  if (action == "go") return game->go(seat);
+  if (action == "resign") return game->resign(seat);
+  if (action == "draw") return game->draw(seat);
   if (action == "undo") {
     int plies = 1;
     if (const auto it = body->find("plies"); it != body->end() && !it->is_null()) {
@@ -242,13 +310,20 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
       if (n < 1 || n > 100000) return error_response(400, "\"plies\" must be 1 or more");
       plies = static_cast<int>(n);
     }
-    return game->undo(plies);
+    return game->undo(plies, seat);
   }
   const char* key = action == "move" ? "move" : "agent";
   auto text = string_field(*body, key, true);
   if (!text) return error_response(400, text.error());
-  if (action == "move") return game->move(**text);
-  return game->start_agent(**text);
+  if (action == "agent") return game->start_agent(**text);
+  std::optional<long long> ply;
+  if (const auto it = body->find("ply"); it != body->end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<long long>() < 0) {
+      return error_response(400, "\"ply\" must be the number of moves played (0, 1, ...)");
+    }
+    ply = it->get<long long>();
+  }
+  return game->move(**text, ply, seat);
 }
 
 Response Server::create(const Request& r) {
@@ -267,6 +342,12 @@ Response Server::create(const Request& r) {
   }
   auto start = registry::make_game(**spec, position->value_or(""));
   if (!start) return error_response(400, start.error());
+  auto seats = seats_of(*body, *start);
+  if (!seats) return error_response(400, seats.error());
+  auto names = pair_field(*body, "names", 60);
+  if (!names) return error_response(400, names.error());
+
+  const std::array<std::string, 2> given = names->value_or(std::array<std::string, 2>{});
 
   // Step 2. Room for it: when full, the game asked about least recently
   // makes way if nobody asked about it for idle_when_full; else 503.
@@ -296,7 +377,7 @@ Response Server::create(const Request& r) {
       made = std::visit(
           [&](const auto& s) -> std::shared_ptr<Session> {
             using S = std::decay_t<decltype(s)>;
-            return std::make_shared<GameSession<S>>(id, s, m_budget);
+            return std::make_shared<GameSession<S>>(id, s, m_budget, *seats, given);
           },
           *start);
       m_games.emplace(id, made);
@@ -311,12 +392,28 @@ Response Server::create(const Request& r) {
             m_options.max_games,
             std::chrono::duration_cast<std::chrono::seconds>(m_options.idle_when_full).count()));
   }
-  return json_response(201, made->view());
+  Json out = made->view();
+  if (seats->seated) out["seats"] = seats->tokens;
+  made->begin();  // a program to move starts now
+  return json_response(201, out);
+}
+
+Json Server::live_list() {
+  std::vector<std::shared_ptr<Session>> games;
+  {
+    std::lock_guard lock(m_mutex);
+    for (const auto& [id, game] : m_games) games.push_back(game);
+  }
+  Json out = Json::array();
+  for (const auto& g : games) out.push_back(g->summary());
+  return out;
 }
 
 Response Server::static_file(const Request& r) const {
   if (r.method != "GET" && r.method != "HEAD") return method_not_allowed(r, "GET");
-  std::string rel = r.path.empty() || r.path == "/" ? "index.html" : r.path.substr(1);
+  // A game's own address (/g/ID) is the page, which reads the id from it.
+  const bool game_page = r.path.starts_with("/g/") && split_path(r.path).size() == 2;
+  std::string rel = r.path.empty() || r.path == "/" || game_page ? "index.html" : r.path.substr(1);
   if (!rel.empty() && rel.back() == '/') rel += "index.html";
   const auto not_found = [&] {
     return error_response(404, fmt::format("not found: {}", quote_input(r.path)));
@@ -330,10 +427,10 @@ Response Server::static_file(const Request& r) const {
     std::ifstream in(file, std::ios::binary);
     if (!in) return not_found();
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return {200, type, std::move(data), {}};
+    return {200, type, std::move(data), {}, nullptr};
   }
   for (const auto& f : embedded_files()) {
-    if (f.path == rel) return {200, type, std::string(f.data), {}};
+    if (f.path == rel) return {200, type, std::string(f.data), {}, nullptr};
   }
   return not_found();
 }

@@ -58,6 +58,7 @@ class Server {
   Response game_api(const Request& request, const std::shared_ptr<Session>& game,
                     const std::string& id, const std::string& action);
   Response create(const Request& request);
+  Json live_list();
   Response static_file(const Request& request) const;
   std::shared_ptr<Session> find(const std::string& id);
   // Drops the games idle past options.idle, at most every few seconds.

@@ -1,0 +1,691 @@
+#pragma once
+// One game of `duel serve` for one game type: its positions and record, its
+// seats, the program that may be thinking about it on a thread of its own,
+// and the pages that watch it.
+//
+// Why this shape: a search can take a minute, and pages watch it, stop it,
+// move elsewhere or delete the game meanwhile. So each game has one mutex,
+// held only for short reads and writes (never during a search); the search
+// thread works on a copy of the position and plays its move under the mutex
+// when it is done, unless the game was closed meanwhile. In a game made
+// with players that thread goes on with the next program's move, so a game
+// between programs plays itself whether or not a page is open. Every change
+// is posted to the watching pages' feeds under the same mutex, so each page
+// sees the changes in the order they happened.
+#include <condition_variable>
+#include <variant>
+
+#include "duel/serve/session.hpp"
+#include "duel/serve/session_parts.hpp"
+
+namespace duel::serve {
+
+template <games::PlayableGame S>
+class GameSession final : public Session {
+ public:
+  using Move = typename S::Move;
+
+  GameSession(std::string id, S start, std::shared_ptr<TableBudget> budget, Seats seats = {},
+              std::array<std::string, 2> names = {})
+      : m_id(std::move(id)),
+        m_states{std::move(start)},
+        m_budget(std::move(budget)),
+        m_seats(std::move(seats)) {
+    for (std::size_t s = 0; s < 2; ++s) {
+      m_names[s] = !names[s].empty() ? names[s] : m_seats.human(s) ? "person" : m_seats.players[s];
+    }
+  }
+  ~GameSession() override { close(); }
+  GameSession(const GameSession&) = delete;
+  GameSession& operator=(const GameSession&) = delete;
+
+  Json view() override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return view_locked(m_moves.size());
+  }
+
+  Response position(long long ply) override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    touch();
+    if (ply < 0 || static_cast<std::size_t>(ply) > m_moves.size()) {
+      return error_response(
+          400, fmt::format("ply: {} is not in 0..{} (the moves played)", ply, m_moves.size()));
+    }
+    return json_response(200, view_locked(static_cast<std::size_t>(ply)));
+  }
+
+  Response move(std::string_view text, std::optional<long long> ply,
+                std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("a move")) return *busy;
+    if (auto why = refuse_text("move", text, 64); !why.empty()) return error_response(400, why);
+    if (m_seats.seated) {
+      if (!ply) return error_response(400, "the body needs \"ply\": the moves played so far");
+      const auto side = index(m_states.back().to_move());
+      const auto holder = m_seats.side_of(seat);
+      if (!over_locked() && (m_seats.program(side) || holder != std::optional<std::size_t>(side))) {
+        return error_response(
+            403, fmt::format("it is {}'s move and this page does not hold {} seat",
+                             S::kSideNames[side], m_seats.program(side) ? "a person's" : "that"));
+      }
+    }
+    if (ply && *ply != static_cast<long long>(m_moves.size())) return stale_locked(*ply);
+    if (m_ending)
+      return error_response(400, fmt::format("the game is over ({})", m_ending->reason));
+    const S& now = m_states.back();
+    auto m = registry::legal_move(now, text);
+    if (!m) return error_response(400, m.error());
+    play_locked(*m, seconds_since(m_turn_from), std::nullopt);
+    m_paused = false;  // a person's move asks for the reply, even after Stop
+    start_programs_locked();
+    return json_response(200, view_locked(m_moves.size()));
+  }
+
+  Response undo(int plies, std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("undo")) return *busy;
+    if (m_moves.empty()) return error_response(400, "no move to undo");
+    if (m_seats.seated) {
+      const auto holder = m_seats.side_of(seat);
+      if (!holder) return not_seated();
+      const auto other = 1 - *holder;
+      if (m_seats.human(*holder) && m_seats.human(other)) {
+        // Between two seats of people: the other side must accept.
+        if (m_takeback_offer != other) {
+          m_takeback_offer = *holder;
+          changed_locked();
+          return json_response(202, view_locked(m_moves.size()));
+        }
+        plies = takeback_plies_locked(other);
+      } else if (m_seats.human(*holder)) {
+        // Against a program: at once; before the person's first move, the
+        // program's first move (it then waits for go).
+        plies = std::max(1, takeback_plies_locked(*holder));
+      }
+      m_paused = !m_seats.human(index(m_states[m_moves.size() - plies].to_move()));
+    }
+    if (plies < 1 || static_cast<std::size_t>(plies) > m_moves.size()) {
+      return error_response(
+          400, fmt::format("plies: {} is not in 1..{} (the moves played)", plies, m_moves.size()));
+    }
+    for (int i = 0; i < plies; ++i) {
+      m_moves.pop_back();
+      m_states.pop_back();
+    }
+    m_ending.reset();
+    m_draw_offer.reset();
+    m_takeback_offer.reset();
+    m_turn_from = Clock::now();
+    changed_locked();
+    return json_response(200, view_locked(m_moves.size()));
+  }
+
+  Response start_agent(std::string_view spec) override {
+    if (auto why = check_agent<S>(spec); !why.empty()) return error_response(400, why);
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("an agent")) return *busy;
+    if (m_seats.seated) {
+      return error_response(409, "this game's programs are run by the server: use go and stop");
+    }
+    if (over_locked()) return error_response(400, "the game is over");
+    if (auto refused = start_locked(std::string(spec))) {
+      return error_response(refused->status, refused->text);
+    }
+    return json_response(202, view_locked(m_moves.size()));
+  }
+
+  Response stop(std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    if (m_seats.seated && !m_seats.side_of(seat)) return not_seated();
+    m_stop.store(true);
+    if (m_seats.seated) m_paused = true;
+    m_wake.notify_all();
+    touch();
+    changed_locked();
+    return json_response(200, search_locked());
+  }
+
+  Response go(std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (auto busy = refuse_locked("go")) return *busy;
+    if (!m_seats.seated) return error_response(400, "go: this game has no players to run");
+    if (!m_seats.side_of(seat)) return not_seated();
+    m_paused = false;
+    start_programs_locked();
+    changed_locked();
+    return json_response(200, view_locked(m_moves.size()));
+  }
+
+  Response resign(std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    const auto holder = m_seats.side_of(seat);
+    if (!holder) return not_seated();
+    if (over_locked()) return error_response(400, "the game is over");
+    const int payoff = *holder == 0 ? -1 : 1;
+    end_early_locked(EarlyEnd{result_token(payoff),
+                              fmt::format("{} resigned", S::kSideNames[*holder]), payoff,
+                              play::Ending::Abandoned});
+    return json_response(200, view_locked(m_moves.size()));
+  }
+
+  Response draw(std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    if (m_closed) return error_response(404, "no such game");
+    const auto holder = m_seats.side_of(seat);
+    if (!holder) return not_seated();
+    if (over_locked()) return error_response(400, "the game is over");
+    const std::size_t other = 1 - *holder;
+    if (m_seats.program(other)) {
+      if (!program_accepts_draw(last_report_locked(other), other)) {
+        return error_response(409, fmt::format("{} ({}) declines the draw: its score says it is "
+                                               "not behind",
+                                               S::kSideNames[other], m_seats.players[other]));
+      }
+    } else if (m_draw_offer != other) {
+      m_draw_offer = *holder;
+      changed_locked();
+      return json_response(202, view_locked(m_moves.size()));
+    }
+    end_early_locked(EarlyEnd{"1/2-1/2", "draw agreed", 0, play::Ending::Adjudicated});
+    return json_response(200, view_locked(m_moves.size()));
+  }
+
+  Json search() override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return search_locked();
+  }
+
+  Response record(std::string_view format) override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return record_response<S>(record_locked(), m_states.front(), m_id, format, m_made);
+  }
+
+  std::shared_ptr<Feed> subscribe() override {
+    auto feed = std::make_shared<Feed>();
+    std::lock_guard lock(m_mutex);
+    touch();
+    if (m_closed) {
+      feed->end();
+      return feed;
+    }
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    m_feeds.push_back(feed);
+    feed->post_view(view_locked(m_moves.size()).dump());
+    if (!m_agent.empty()) feed->post_search(search_locked().dump());
+    return feed;
+  }
+
+  Json summary() override {
+    std::lock_guard lock(m_mutex);
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    return {{"id", m_id},
+            {"game", m_states.front().spec()},
+            {"names", m_names},
+            {"agents", m_seats.seated ? Json(m_seats.players) : Json(nullptr)},
+            {"ply", m_moves.size()},
+            {"terminal", over_locked()},
+            {"thinking", m_thinking},
+            {"viewers", m_feeds.size()}};
+  }
+
+  bool may_delete(std::string_view seat) override {
+    std::lock_guard lock(m_mutex);
+    return !m_seats.seated || m_seats.side_of(seat).has_value();
+  }
+
+  void begin() override {
+    std::lock_guard lock(m_mutex);
+    start_programs_locked();
+  }
+
+  void close() override {
+    std::jthread worker;
+    std::array<Kept, 2> kept;
+    std::vector<std::weak_ptr<Feed>> feeds;
+    {
+      std::lock_guard lock(m_mutex);
+      m_closed = true;
+      m_stop.store(true);
+      m_wake.notify_all();
+      worker = std::move(m_worker);
+      kept = std::move(m_kept);
+      feeds.swap(m_feeds);
+    }
+    for (auto& w : feeds) {
+      if (auto f = w.lock()) f->end();
+    }
+    if (worker.joinable()) worker.join();
+    for (auto& k : kept) drop_kept(k);
+  }
+
+  std::optional<Clock::time_point> idle_from() override {
+    std::lock_guard lock(m_mutex);
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    if (m_thinking || !m_feeds.empty()) return std::nullopt;
+    return m_used;
+  }
+
+ private:
+  // An agent kept for its side's next move: the spec asked for (empty:
+  // none, and nothing held), the spec it runs and its table's MB.
+  struct Kept {
+    std::string spec;
+    std::string run;
+    std::unique_ptr<agents::Agent<S>> agent;
+    long long mb = 0;
+  };
+  // An agent ready to think: made or kept, its table's MB held.
+  struct Ready {
+    std::unique_ptr<agents::Agent<S>> agent;
+    long long held = 0;
+  };
+
+  void touch() { m_used = Clock::now(); }
+
+  [[nodiscard]] bool over_locked() const { return m_ending || m_states.back().is_terminal(); }
+
+  static Response not_seated() {
+    return error_response(403, "this page holds no seat of this game: it may only watch");
+  }
+
+  // 404 once closed, 409 while an agent thinks.
+  std::optional<Response> refuse_locked(std::string_view what) {
+    if (m_closed) return error_response(404, "no such game");
+    touch();
+    if (m_thinking) {
+      return error_response(
+          409, fmt::format("{} while the agent '{}' is thinking: stop it or wait", what, m_agent));
+    }
+    return std::nullopt;
+  }
+
+  // A move made for a position that is no longer the game's: 409 with the
+  // game as it is now.
+  Response stale_locked(long long ply) {
+    Json body = view_locked(m_moves.size());
+    body["error"] = fmt::format(
+        "the game moved on: your move was for the position after {} moves, and {} have been "
+        "played; here is the game now",
+        ply, m_moves.size());
+    return json_response(409, body);
+  }
+
+  // The plies that give `side` its move back: to before its last move.
+  [[nodiscard]] int takeback_plies_locked(std::size_t side) const {
+    for (std::size_t n = m_moves.size(); n > 0; --n) {
+      if (static_cast<std::size_t>(index(m_moves[n - 1].player)) == side) {
+        return static_cast<int>(m_moves.size() - (n - 1));
+      }
+    }
+    return 0;
+  }
+
+  [[nodiscard]] const agents::SearchReport* last_report_locked(std::size_t side) const {
+    for (auto it = m_moves.rbegin(); it != m_moves.rend(); ++it) {
+      if (static_cast<std::size_t>(index(it->player)) == side && it->report) return &*it->report;
+    }
+    return nullptr;
+  }
+
+  void end_early_locked(EarlyEnd end) {
+    m_stop.store(true);
+    m_wake.notify_all();
+    m_ending = std::move(end);
+    m_draw_offer.reset();
+    m_takeback_offer.reset();
+    changed_locked();
+  }
+
+  void play_locked(const Move& m, double seconds, std::optional<agents::SearchReport> report) {
+    const S& now = m_states.back();
+    const Player mover = now.to_move();
+    m_moves.push_back(play::MoveRecord<S>{mover, m, now.move_text(m), seconds, std::move(report)});
+    m_states.push_back(now.result(m));
+    m_turn_from = Clock::now();
+    m_draw_offer.reset();
+    m_takeback_offer.reset();
+    changed_locked();
+  }
+
+  [[nodiscard]] static double seconds_since(Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  }
+
+  // Something every page must see happened: the live view to every feed.
+  void changed_locked() {
+    ++m_version;
+    m_at = wall_ms();
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    if (m_feeds.empty()) return;
+    const std::string text = view_locked(m_moves.size()).dump();
+    for (const auto& w : m_feeds) {
+      if (auto f = w.lock()) f->post_view(text);
+    }
+  }
+
+  // The search's progress to every feed, at most every 100 ms unless `now`.
+  void post_search_locked(bool now) {
+    const auto t = Clock::now();
+    if (!now && t - m_search_posted < std::chrono::milliseconds(100)) return;
+    m_search_posted = t;
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    if (m_feeds.empty()) return;
+    const std::string text = search_locked().dump();
+    for (const auto& w : m_feeds) {
+      if (auto f = w.lock()) f->post_search(text);
+    }
+  }
+
+  // Frees a kept agent, then gives its table and its place back.
+  void drop_kept(Kept& k) {
+    k.agent.reset();
+    m_budget->release(std::exchange(k.mb, 0));
+    if (!k.spec.empty()) m_budget->give_back_keep();
+    k = Kept{};
+  }
+
+  // An agent of `spec` for the side to move: its kept one if the spec is
+  // the same (any other spec replaces it), else a new one within the
+  // tables' budget. Why not when none can be had.
+  std::variant<Ready, Refusal> ready_locked(const std::string& spec) {
+    Kept& kept = m_kept[static_cast<std::size_t>(index(m_states.back().to_move()))];
+    Ready out;
+    std::string run = spec;  // the spec that runs (its table may be shrunk)
+    m_reused = kept.agent && kept.spec == spec;
+    if (m_reused) {
+      out.agent = std::move(kept.agent);
+      run = kept.run;
+      out.held = std::exchange(kept.mb, 0);
+    } else {
+      drop_kept(kept);
+      const long long want = table_mb(spec);
+      out.held = m_budget->reserve(want);
+      if (want > 0 && out.held == 0) {
+        return Refusal{503, fmt::format("the engines' tables use all of the server's {} MB: stop "
+                                        "a search, delete a game or wait",
+                                        m_budget->total())};
+      }
+      if (out.held < want) run = with_table(spec, out.held);
+      std::istringstream no_input;
+      std::ostringstream no_output;
+      registry::AgentContext ctx{m_agent_runs++, &no_input, &no_output};
+      auto made = registry::make_agent<S>(run, ctx);
+      if (!made) {
+        m_budget->release(out.held);
+        return Refusal{400, made.error()};
+      }
+      out.agent = std::move(*made);
+    }
+    drop_kept(kept);  // its agent and MB, if reused, went to the new search
+    m_agent = spec;
+    m_running = run;
+    return out;
+  }
+
+  // Starts `spec` thinking for the side to move on the game's thread; why
+  // not if it cannot.
+  std::optional<Refusal> start_locked(const std::string& spec) {
+    auto ready = ready_locked(spec);
+    if (auto* refused = std::get_if<Refusal>(&ready)) return *refused;
+    // The last search's thread has played its move (thinking is false): it
+    // only unwinds now, without this lock.
+    if (m_worker.joinable()) m_worker.join();
+    begin_think_locked();
+    m_worker = std::jthread([this, first = std::get<Ready>(std::move(ready))]() mutable {
+      run_programs(std::move(first));
+    });
+    return std::nullopt;
+  }
+
+  void begin_think_locked() {
+    m_stop.store(false);
+    m_thinking = true;
+    m_progress = SearchProgress{};
+    m_progress.root = m_states.back().to_move();
+    m_failure.clear();
+    m_turn_from = Clock::now();
+    changed_locked();
+  }
+
+  // In a game with players: the program to move starts thinking, unless
+  // the game is over or paused.
+  void start_programs_locked() {
+    if (!m_seats.seated || m_paused || m_closed || m_thinking || over_locked()) return;
+    const auto side = static_cast<std::size_t>(index(m_states.back().to_move()));
+    if (!m_seats.program(side)) return;
+    if (auto refused = start_locked(m_seats.players[side])) {
+      m_failure = refused->text;
+      m_paused = true;
+      changed_locked();
+    }
+  }
+
+  // The game's thread: one program's move, then (with players) the next
+  // program's while programs are to move.
+  void run_programs(Ready ready) {
+    while (true) {
+      // Step 1. Between two programs, the pause a person watches by.
+      if (m_seats.seated && m_seats.delay_ms > 0 && m_seats.program(0) && m_seats.program(1)) {
+        std::unique_lock lock(m_mutex);
+        m_wake.wait_for(lock, std::chrono::milliseconds(m_seats.delay_ms),
+                        [&] { return m_stop.load() || m_closed; });
+        if (m_closed || m_paused || m_ending) {
+          ready.agent.reset();
+          m_budget->release(std::exchange(ready.held, 0));
+          m_thinking = false;
+          if (!m_closed) changed_locked();
+          return;
+        }
+      }
+      // Step 2. The move.
+      think(std::move(ready.agent), ready.held);
+      // Step 3. The next program's, if it is one's turn.
+      std::lock_guard lock(m_mutex);
+      if (!m_closed && m_seats.seated && !m_paused && !over_locked() && m_failure.empty()) {
+        const auto side = static_cast<std::size_t>(index(m_states.back().to_move()));
+        if (m_seats.program(side)) {
+          auto next = ready_locked(m_seats.players[side]);
+          if (auto* got = std::get_if<Ready>(&next)) {
+            ready = std::move(*got);
+            begin_think_locked();
+            continue;
+          }
+          m_failure = std::get<Refusal>(next).text;
+          m_paused = true;
+        }
+      }
+      m_thinking = false;
+      if (!m_closed) changed_locked();
+      return;
+    }
+  }
+
+  // One move: the agent works on its own copy of the position and touches
+  // the game only under the lock, to report and to move. The agent is kept
+  // for the side's next move if the budget allows; otherwise it (and its
+  // table) is freed after the lock is let go, and then its MB given back.
+  void think(std::unique_ptr<agents::Agent<S>> agent_in, long long held) {
+    // Destroyed in reverse: the agent first, then its MB released.
+    struct Held {
+      TableBudget& budget;
+      long long mb;
+      ~Held() { budget.release(mb); }
+    } table{*m_budget, held};
+    std::unique_ptr<agents::Agent<S>> agent = std::move(agent_in);
+    S state = [&] {
+      std::lock_guard lock(m_mutex);
+      return m_states.back();
+    }();
+    agents::SearchHooks hooks;
+    hooks.stop = &m_stop;
+    hooks.on_iteration = [this, &state](const search::SearchInfo& info) {
+      auto words = line_notation(state, info.pv);
+      std::lock_guard lock(m_mutex);
+      m_progress = SearchProgress{info.depth,   info.value,          info.exact,
+                                  info.pv,      std::move(words),    info.nodes,
+                                  info.seconds, info.nodes_by_depth, state.to_move()};
+      post_search_locked(false);
+    };
+    hooks.on_nodes = [this](std::uint64_t nodes, double seconds) {
+      std::lock_guard lock(m_mutex);
+      m_progress.nodes = nodes;
+      m_progress.seconds = seconds;
+      post_search_locked(false);
+    };
+    agent->set_hooks(std::move(hooks));
+    WallClock clock;
+    const std::optional<Move> move = agent->choose(state, agents::MoveClock{kMaxAgentSeconds});
+    const double took = clock.seconds();
+    std::optional<agents::SearchReport> report;
+    if (const auto* r = agent->last_report()) report = *r;
+    const std::string failure = agent->failure();
+    agent->set_hooks({});  // the hooks name this game's members
+    std::lock_guard lock(m_mutex);
+    touch();
+    if (m_closed || m_ending) return;
+    if (report) {
+      m_progress = SearchProgress{report->depth,
+                                  report->value,
+                                  report->exact,
+                                  report->pv,
+                                  line_notation(state, report->pv),
+                                  report->stats.nodes(),
+                                  took,
+                                  report->stats.depth_counts(),
+                                  state.to_move()};
+    } else {
+      m_progress.seconds = took;
+    }
+    typename S::Moves legal;
+    state.actions(legal);
+    bool ok = false;
+    for (const auto& m : legal) ok = ok || (move && m == *move);
+    if (!ok) {
+      m_failure = fmt::format("the agent '{}' gave no legal move{}", m_agent,
+                              failure.empty() ? "" : ": " + failure);
+      post_search_locked(true);
+      return;
+    }
+    const auto side = static_cast<std::size_t>(index(state.to_move()));
+    if (!m_seats.seated) m_names[side] = m_running;
+    post_search_locked(true);
+    play_locked(*move, took, std::move(report));
+    if (m_kept[side].spec.empty() && m_budget->take_keep()) {
+      m_kept[side] = Kept{m_agent, m_running, std::move(agent), std::exchange(table.mb, 0)};
+    }
+  }
+
+  Json search_locked() const {
+    Json info = nullptr;
+    if (!m_agent.empty()) info = progress_json<S>(m_progress);
+    Json out = {{"thinking", m_thinking},
+                {"agent", m_running.empty() ? Json(nullptr) : Json(m_running)},
+                {"kept", m_reused},
+                {"info", std::move(info)}};
+    if (!m_failure.empty()) out["error"] = m_failure;
+    return out;
+  }
+
+  // Each side's time so far (its moves' seconds: a person's from the end of
+  // the move before, a program's its search) and the turn running now.
+  Json clock_locked() const {
+    std::array<double, 2> used{};
+    for (const auto& m : m_moves) used[static_cast<std::size_t>(index(m.player))] += m.seconds;
+    return {{"used", used}, {"turn", over_locked() ? 0.0 : seconds_since(m_turn_from)}};
+  }
+
+  // The view of the position after `ply` moves: the live one (ply = all
+  // moves played) offers its legal moves; an earlier one only shows.
+  Json view_locked(std::size_t ply) const {
+    const S& s = m_states[ply];
+    const bool live = ply + 1 == m_states.size();
+    Json v = position_json(s, m_states, m_moves, ply);
+    const bool ended = live && m_ending.has_value();
+    if (live && !ended && !s.is_terminal()) v["moves"] = legal_moves_json(s);
+    if (ended) {
+      v["terminal"] = true;
+      v["result"] = m_ending->result;
+      v["reason"] = m_ending->reason;
+    }
+    const auto side = [](const std::optional<std::size_t>& who) {
+      return who ? Json(*who + 1) : Json(nullptr);
+    };
+    v["id"] = m_id;
+    v["live"] = live;
+    v["clock"] = clock_locked();
+    v["thinking"] = m_thinking;
+    v["agent"] = m_thinking ? Json(m_running) : Json(nullptr);
+    v["seated"] = m_seats.seated;
+    v["agents"] = m_seats.seated ? Json(m_seats.players) : Json(nullptr);
+    v["names"] = m_names;
+    v["delay"] = m_seats.delay_ms;
+    v["paused"] = m_paused;
+    v["offers"] = {{"draw", side(m_draw_offer)}, {"takeback", side(m_takeback_offer)}};
+    v["error"] = m_failure.empty() ? Json(nullptr) : Json(m_failure);
+    v["version"] = m_version;
+    v["at"] = m_at;
+    return v;
+  }
+
+  // The game so far as play/ records it; an unfinished game is written as
+  // such (PGN and PDN "*").
+  play::MatchRecord<S> record_locked() const {
+    play::MatchRecord<S> rec;
+    rec.game = m_states.front().spec();
+    rec.start = m_states.front().to_text();
+    rec.agents = m_names;
+    rec.moves = m_moves;
+    rec.final_state = m_states.back();
+    if (m_ending) {
+      rec.payoff = m_ending->payoff;
+      rec.ending = m_ending->kind;
+      rec.reason = m_ending->reason;
+    } else if (rec.final_state.is_terminal()) {
+      rec.payoff = rec.final_state.utility();
+      rec.reason = play::rules_reason(rec.final_state);
+    } else {
+      rec.reason = "unfinished";
+    }
+    for (const auto& m : m_moves) rec.seconds += m.seconds;
+    return rec;
+  }
+
+  const std::string m_id;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;  // the pause between programs ends early
+  std::vector<S> m_states;         // the start, then the position after each move
+  std::vector<play::MoveRecord<S>> m_moves;
+  std::shared_ptr<TableBudget> m_budget;
+  const Seats m_seats;
+  std::array<std::string, 2> m_names;  // each side's player, as records name them
+  const std::chrono::system_clock::time_point m_made = std::chrono::system_clock::now();
+  Clock::time_point m_used = Clock::now();
+  Clock::time_point m_turn_from = Clock::now();  // the last move, undo or agent start
+  Clock::time_point m_search_posted{};
+  bool m_closed = false;
+  bool m_thinking = false;
+  bool m_paused = false;  // with players: the programs wait for go
+  std::optional<EarlyEnd> m_ending;
+  std::optional<std::size_t> m_draw_offer;      // the side offering a draw
+  std::optional<std::size_t> m_takeback_offer;  // the side asking to take back
+  std::vector<std::weak_ptr<Feed>> m_feeds;
+  std::uint64_t m_version = 0;  // changes so far
+  long long m_at = wall_ms();   // the last change, ms since the epoch
+  std::string m_agent;          // the running or last agent's spec, as asked for
+  std::string m_running;        // ... as it runs (its table shrunk to the budget)
+  std::string m_failure;
+  SearchProgress m_progress;
+  std::array<Kept, 2> m_kept;      // by side: the agent that moved last for it
+  bool m_reused = false;           // the running or last agent was kept from its side's last move
+  std::uint64_t m_agent_runs = 0;  // seeds each agent differently
+  std::atomic<bool> m_stop{false};
+  std::jthread m_worker;  // last: joined before the members it uses are gone
+};
+
+}  // namespace duel::serve

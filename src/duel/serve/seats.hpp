@@ -1,0 +1,64 @@
+#pragma once
+// Who plays a game of `duel serve` and who may act for them (docs/serve.md
+// § Seats): each side is a person's seat or a program the server runs, and
+// each side has a token; the page that made the game holds both, a play
+// link gives one. Everyone else watches.
+//
+// Why tokens per side, not per game: a person can hand one seat of a game
+// between two people to a friend (the play link) and keep the other.
+#include <sys/random.h>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace duel::serve {
+
+// 128 random bits as 32 hex digits (the kernel's getrandom).
+[[nodiscard]] inline std::string random_token() {
+  std::array<unsigned char, 16> bytes{};
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const auto n = getrandom(bytes.data() + got, bytes.size() - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
+  std::string out;
+  for (const unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+// Equal strings, in a time that does not depend on where they differ.
+[[nodiscard]] inline bool same_token(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  }
+  return diff == 0;
+}
+
+struct Seats {
+  // A game made without players (the API before seats): anyone may move
+  // and the caller starts each program's move; no token is asked for.
+  bool seated = false;
+  std::array<std::string, 2> players = {"human", "human"};  // "human" or an agent spec
+  std::array<std::string, 2> tokens;
+  int delay_ms = 0;  // before each move of a program playing a program
+
+  [[nodiscard]] bool human(std::size_t side) const { return players[side] == "human"; }
+  [[nodiscard]] bool program(std::size_t side) const { return !human(side); }
+  // The side a token holds, or nullopt.
+  [[nodiscard]] std::optional<std::size_t> side_of(std::string_view token) const {
+    std::optional<std::size_t> out;
+    for (std::size_t s = 0; s < 2; ++s) {
+      if (seated && !token.empty() && same_token(token, tokens[s])) out = s;
+    }
+    return out;
+  }
+};
+
+}  // namespace duel::serve

@@ -272,6 +272,8 @@ function status() {
   } else if (v.error) {
     document.body.dataset.phase = 'paused';
     showError(new Error(v.error));
+  } else if (v.thinking && v.waiting) {
+    setStatus(`${who} (${playerOf(v, idx)}) waits for memory: ${v.waiting}`, 'thinking');
   } else if (v.thinking) {
     setStatus(`${who} (${v.agent || 'program'}) is thinking…`, 'thinking');
   } else if (mine(v, idx)) {

@@ -130,7 +130,7 @@ class GameSession final : public Session {
       return error_response(409, "this game's programs are run by the server: use go and stop");
     }
     if (over_locked()) return error_response(400, "the game is over");
-    if (auto refused = start_locked(std::string(spec))) {
+    if (auto refused = start_locked(std::string(spec), false)) {
       return error_response(refused->status, refused->text);
     }
     return json_response(202, view_locked(m_moves.size()));
@@ -429,17 +429,23 @@ class GameSession final : public Session {
   }
 
   // Starts `spec` thinking for the side to move on the game's thread; why
-  // not if it cannot.
-  std::optional<Refusal> start_locked(const std::string& spec) {
+  // not if it cannot. With `wait`, a table the budget cannot give yet is
+  // waited for on that thread (a game between programs goes on once a
+  // search elsewhere ends) instead of refused.
+  std::optional<Refusal> start_locked(const std::string& spec, bool wait) {
     auto ready = ready_locked(spec);
-    if (auto* refused = std::get_if<Refusal>(&ready)) return *refused;
+    std::optional<Ready> first;
+    if (auto* refused = std::get_if<Refusal>(&ready)) {
+      if (!wait || refused->status != 503) return *refused;
+    } else {
+      first = std::get<Ready>(std::move(ready));
+    }
     // The last search's thread has played its move (thinking is false): it
     // only unwinds now, without this lock.
     if (m_worker.joinable()) m_worker.join();
     begin_think_locked();
-    m_worker = std::jthread([this, first = std::get<Ready>(std::move(ready))]() mutable {
-      run_programs(std::move(first));
-    });
+    m_worker = std::jthread(
+        [this, first = std::move(first)]() mutable { run_programs(std::move(first)); });
     return std::nullopt;
   }
 
@@ -459,50 +465,70 @@ class GameSession final : public Session {
     if (!m_seats.seated || m_paused || m_closed || m_thinking || over_locked()) return;
     const auto side = static_cast<std::size_t>(index(m_states.back().to_move()));
     if (!m_seats.program(side)) return;
-    if (auto refused = start_locked(m_seats.players[side])) {
+    if (auto refused = start_locked(m_seats.players[side], true)) {
       m_failure = refused->text;
       m_paused = true;
       changed_locked();
     }
   }
 
+  // Ends the game's thread's turn without a move (closed, paused, ended).
+  void stand_down_locked() {
+    m_thinking = false;
+    m_waiting.clear();
+    if (!m_closed) changed_locked();
+  }
+
   // The game's thread: one program's move, then (with players) the next
   // program's while programs are to move.
-  void run_programs(Ready ready) {
+  void run_programs(std::optional<Ready> ready) {
     while (true) {
-      // Step 1. Between two programs, the pause a person watches by.
+      // Step 1. The agent, once the tables' budget has room for it.
+      while (!ready) {
+        std::unique_lock lock(m_mutex);
+        if (m_closed || m_paused || m_ending) return stand_down_locked();
+        const auto side = static_cast<std::size_t>(index(m_states.back().to_move()));
+        auto next = ready_locked(m_seats.players[side]);
+        if (auto* got = std::get_if<Ready>(&next)) {
+          ready = std::move(*got);
+          m_waiting.clear();
+          break;
+        }
+        const Refusal refused = std::get<Refusal>(next);
+        if (refused.status != 503) {
+          m_failure = refused.text;
+          m_paused = true;
+          return stand_down_locked();
+        }
+        if (m_waiting.empty()) {
+          m_waiting = refused.text;
+          changed_locked();
+        }
+        m_wake.wait_for(lock, std::chrono::milliseconds(250),
+                        [&] { return m_stop.load() || m_closed; });
+      }
+      // Step 2. Between two programs, the pause a person watches by.
       if (m_seats.seated && m_seats.delay_ms > 0 && m_seats.program(0) && m_seats.program(1)) {
         std::unique_lock lock(m_mutex);
         m_wake.wait_for(lock, std::chrono::milliseconds(m_seats.delay_ms),
                         [&] { return m_stop.load() || m_closed; });
         if (m_closed || m_paused || m_ending) {
-          ready.agent.reset();
-          m_budget->release(std::exchange(ready.held, 0));
-          m_thinking = false;
-          if (!m_closed) changed_locked();
-          return;
+          ready->agent.reset();
+          m_budget->release(std::exchange(ready->held, 0));
+          return stand_down_locked();
         }
       }
-      // Step 2. The move.
-      think(std::move(ready.agent), ready.held);
-      // Step 3. The next program's, if it is one's turn.
+      // Step 3. The move.
+      think(std::move(ready->agent), ready->held);
+      ready.reset();
+      // Step 4. The next program's, if it is one's turn.
       std::lock_guard lock(m_mutex);
-      if (!m_closed && m_seats.seated && !m_paused && !over_locked() && m_failure.empty()) {
-        const auto side = static_cast<std::size_t>(index(m_states.back().to_move()));
-        if (m_seats.program(side)) {
-          auto next = ready_locked(m_seats.players[side]);
-          if (auto* got = std::get_if<Ready>(&next)) {
-            ready = std::move(*got);
-            begin_think_locked();
-            continue;
-          }
-          m_failure = std::get<Refusal>(next).text;
-          m_paused = true;
-        }
+      if (!m_closed && m_seats.seated && !m_paused && !over_locked() && m_failure.empty() &&
+          m_seats.program(static_cast<std::size_t>(index(m_states.back().to_move())))) {
+        begin_think_locked();
+        continue;
       }
-      m_thinking = false;
-      if (!m_closed) changed_locked();
-      return;
+      return stand_down_locked();
     }
   }
 
@@ -628,6 +654,7 @@ class GameSession final : public Session {
     v["paused"] = m_paused;
     v["offers"] = {{"draw", side(m_draw_offer)}, {"takeback", side(m_takeback_offer)}};
     v["error"] = m_failure.empty() ? Json(nullptr) : Json(m_failure);
+    v["waiting"] = m_waiting.empty() ? Json(nullptr) : Json(m_waiting);
     v["version"] = m_version;
     v["at"] = m_at;
     return v;
@@ -680,6 +707,7 @@ class GameSession final : public Session {
   std::string m_agent;          // the running or last agent's spec, as asked for
   std::string m_running;        // ... as it runs (its table shrunk to the budget)
   std::string m_failure;
+  std::string m_waiting;  // why a program's move waits (the tables' budget is used up)
   SearchProgress m_progress;
   std::array<Kept, 2> m_kept;      // by side: the agent that moved last for it
   bool m_reused = false;           // the running or last agent was kept from its side's last move

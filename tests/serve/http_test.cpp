@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -105,6 +107,75 @@ TEST(ServeHttp, LoopbackRequestsAndALongSearchThatBlocksNothing) {
 
   http.stop();
   runner.join();
+  server.shutdown();
+}
+
+// A page's event stream over a real socket: parked between events, woken
+// by a move made on another connection, kept alive by pings past the
+// request deadline, and ended when the server stops.
+TEST(ServeHttp, AnEventStreamFollowsTheGameAndEndsWithTheServer) {
+  Server server;
+  HttpLimits limits;
+  limits.deadline = std::chrono::seconds(1);
+  HttpServer http(server, limits);
+  const auto port = http.bind("127.0.0.1", 0);
+  ASSERT_TRUE(port.ok()) << port.error();
+  std::thread runner([&] { http.run(); });
+  httplib::Client client("127.0.0.1", *port);
+  client.set_read_timeout(std::chrono::seconds(30));
+  const auto make = [&] {
+    return client.Post("/api/games", R"({"game":"gardner","players":["human","human"]})",
+                       "application/json");
+  };
+  auto made = make();
+  for (int i = 0; i < 100 && !made; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    made = make();
+  }
+  ASSERT_TRUE(made);
+  const Json game = body_of(made);
+  const std::string id = game["id"];
+
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::string got;
+  bool ended = false;
+  std::thread page([&] {
+    httplib::Client stream("127.0.0.1", *port);
+    stream.set_read_timeout(std::chrono::seconds(60));
+    stream.Get("/api/games/" + id + "/events", [&](const char* data, std::size_t n) {
+      std::lock_guard lock(mutex);
+      got.append(data, n);
+      cv.notify_all();
+      return true;
+    });
+    std::lock_guard lock(mutex);
+    ended = true;
+    cv.notify_all();
+  });
+  const auto seen = [&](const std::string& text) {
+    std::unique_lock lock(mutex);
+    return cv.wait_for(lock, std::chrono::seconds(30), [&] {
+      return got.find(text) != std::string::npos || ended;
+    }) && got.find(text) != std::string::npos;
+  };
+  EXPECT_TRUE(seen("event: view\ndata: {"));
+  const Json move = {{"move", "b2b3"}, {"ply", 0}, {"seat", game["seats"][0]}};
+  const auto moved = client.Post("/api/games/" + id + "/move", move.dump(), "application/json");
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->status, 200);
+  EXPECT_TRUE(seen(R"("history":["b2b3"])"));
+  // Quiet for longer than the deadline: a ping, and the stream still open.
+  EXPECT_TRUE(seen(": ping"));
+  EXPECT_EQ(http.deadline_cuts(), 0);
+
+  http.stop();
+  runner.join();
+  {
+    std::unique_lock lock(mutex);
+    EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return ended; }));
+  }
+  page.join();
   server.shutdown();
 }
 

@@ -86,10 +86,10 @@ class GameSession final : public Session {
   Response undo(int plies, std::string_view seat) override {
     std::lock_guard lock(m_mutex);
     if (auto busy = refuse_locked("undo")) return *busy;
+    if (m_seats.seated && !m_seats.side_of(seat)) return not_seated();
     if (m_moves.empty()) return error_response(400, "no move to undo");
     if (m_seats.seated) {
       const auto holder = m_seats.side_of(seat);
-      if (!holder) return not_seated();
       const auto other = 1 - *holder;
       if (m_seats.human(*holder) && m_seats.human(other)) {
         // Between two seats of people: the other side must accept.

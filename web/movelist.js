@@ -37,10 +37,30 @@ export function renderMoveList(root, view, shown, onPick) {
   root.replaceChildren(...rows);
   const current = root.querySelector('.current');
   if (current && shown < notes.length) {
-    current.scrollIntoView({ block: 'nearest' });
+    scrollIntoList(root, current);
   } else {
+    // The game now: the last move, at the end of a column (a wide screen)
+    // or of the one-row strip under the board (a narrow one).
     root.scrollTop = root.scrollHeight;
+    root.scrollLeft = root.scrollWidth;
   }
+}
+
+// Scrolls the list `root` the least that shows `el` whole, across (the
+// strip) or down (the column): scrollIntoView's inline and block 'nearest',
+// but the page itself never moves: stepping through the game does not pull
+// a reader scrolled down to the search panel back up to the list.
+function scrollIntoList(root, el) {
+  const outer = root.getBoundingClientRect();
+  const left = outer.left + root.clientLeft;  // the part shown: no border, no scroll bar
+  const top = outer.top + root.clientTop;
+  const right = left + root.clientWidth;
+  const bottom = top + root.clientHeight;
+  const r = el.getBoundingClientRect();
+  if (r.left < left) root.scrollLeft -= left - r.left;
+  else if (r.right > right) root.scrollLeft += Math.min(r.right - right, r.left - left);
+  if (r.top < top) root.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) root.scrollTop += Math.min(r.bottom - bottom, r.top - top);
 }
 
 // Seconds as a clock shows them: "0:07.4", "12:03.0", "1:02:03".

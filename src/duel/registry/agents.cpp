@@ -41,7 +41,7 @@ constexpr std::array<std::string_view, 4> kCsci561TaKeys{"seed", "depth", "mode"
 
 constexpr std::array kCatalogue = {
     AgentKind{"human", Keys(kNoKeys), "human", "a person at the terminal"},
-    AgentKind{"first", Keys(kNoKeys), "first", "the first legal move (seed 000's dummy)"},
+    AgentKind{"first", Keys(kNoKeys), "first", "the first legal move (NUS CS3243's Dummy Agent)"},
     AgentKind{"random", Keys(kSeedKey), "random:seed=7", "a uniformly random legal move"},
     AgentKind{"minimax", Keys(kPlainKeys), "minimax:depth=3",
               "plain minimax to a depth (0: to the end); time= deepens under a clock"},
@@ -52,22 +52,25 @@ constexpr std::array kCatalogue = {
               "(hash= MB, threads= lazy SMP, soft= share of a move's time, contempt=; "
               "docs/engine.md)"},
     AgentKind{"greedy", Keys(kSeedKey), "greedy",
-              "seed 000's greedy opponent: a mate, else a check, else a random safe move",
+              "NUS CS3243's Greedy Agent: a mate, else a check, else a random safe move",
               AgentGames::chess},
     AgentKind{"smart", Keys(kSeedKey), "smart",
-              "seed 000's smart opponent: the best one-ply move (mate, check and capture, ...)",
+              "NUS CS3243's Smart Agent: the best one-ply move (mate, check and capture, ...)",
               AgentGames::chess},
     AgentKind{"minimax4", Keys(kSeedKey), "minimax4",
-              "seed 000's minimax4 opponent: a 4-ply search on capture values", AgentGames::chess},
+              "NUS CS3243's Minimax Agent: a 4-ply alpha-beta search on capture values",
+              AgentGames::chess},
     AgentKind{"uci", Keys(kUciKeys), "uci:cmd=fairy-stockfish,movetime=100",
               "a UCI engine such as Fairy-Stockfish (docs/uci.md)", AgentGames::chess},
-    AgentKind{"exec", Keys(kExecKeys), "exec:cmd=python3 homework.py,dir=s01,time=300",
-              "an agent program run through seed 003's input.txt/output.txt (docs/referee.md)",
+    AgentKind{"exec", Keys(kExecKeys),
+              "exec:cmd=python3 homework.py,dir=tests/data/class561/s01-first-py,time=300",
+              "a program speaking USC CSCI-561's homework 2 protocol, run once a move: it reads "
+              "input.txt and writes output.txt (docs/referee.md)",
               AgentGames::checkers},
     AgentKind{"csci561-ta", Keys(kCsci561TaKeys), "csci561-ta:seed=1",
-              "the CSCI-561 course's reference (the TA's): plain minimax 3 plies deep (2, 1 as "
-              "its time runs out), captures searched on, ties at random by seed (RULES.md §6a; "
-              "docs/referee.md)",
+              "USC CSCI-561's reference agent (the TA's): plain minimax 3 plies deep (2, 1 as "
+              "its time runs out), captures searched on, ties at random by seed "
+              "(docs/referee.md)",
               AgentGames::checkers},
 };
 

@@ -10,16 +10,25 @@ namespace duel::registry {
 const std::vector<GameInfo>& game_list() {
   static const std::vector<GameInfo> kGames = {
       {"nqueens", "nqueens:n=8,variant=1a",
-       "two-player N-Queens (seed 001): variants 1a, 1b (forced column) and 2 (free placement)"},
+       "two-player N-Queens: each in turn puts a queen on a square no queen attacks, and the "
+       "last to place one wins; variants 1a, 1b (the left-most empty column; 1b scores the "
+       "queens on the board) and 2 (any such square; docs/rules/nqueens.md)"},
       {"kcell", "kcell:n=2,k=7",
-       "KCell (seed 002): n pieces each on k cells, step or jump forward"},
-      {"gardner", "gardner", "Gardner 5x5 minichess, standard chess rules (RULES.md 1a)"},
+       "KCell, the rules of the University of Tübingen's Artificial Intelligence course, "
+       "assignment 8: n pieces each on a line of k cells, step or jump forward; the first with "
+       "all n on the far cells wins (docs/rules/kcell.md)"},
+      {"gardner", "gardner",
+       "Gardner 5x5 minichess, standard chess rules: checkmate wins, stalemate draws "
+       "(docs/rules/minichess.md)"},
       {"gardner-cs3243", "gardner-cs3243:draw-plies=50",
-       "Gardner 5x5 minichess, NUS CS3243 rules: no promotion, king capture (seed 000)"},
+       "Gardner 5x5 minichess, the rules of NUS CS3243 Introduction to AI, project 3: no "
+       "promotion, king capture (a move that leaves one's own king attacked loses)"},
       {"minichess-comp472", "minichess-comp472:max-turns=100",
-       "Concordia COMP 472 5x5 mini chess: no check rule, king capture (seed 004)"},
+       "5x5 mini chess, the rules of Concordia COMP 472's project: 6 pieces a side, no check "
+       "rule, king capture, a draw after 10 turns without a capture"},
       {"checkers", "checkers:draw-plies=50",
-       "English draughts / American checkers, Black moves first (seed 003, RULES.md 5)"},
+       "English draughts / American checkers, the rules of USC CSCI-561 Foundations of AI, "
+       "homework 2: Black moves first, captures are compulsory (docs/rules/checkers.md)"},
   };
   return kGames;
 }

@@ -22,7 +22,7 @@ export async function api(method, path, body) {
   try { data = text ? JSON.parse(text) : null; } catch { /* not JSON: reported below */ }
   if (!res.ok) {
     // The answer's body stays with the error: a stale move's 409 carries the game as it is.
-    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    const err = new Error((data && (data.refused || data.error)) || `${res.status} ${res.statusText}`);
     err.status = res.status;
     err.data = data;
     throw err;

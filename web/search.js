@@ -19,9 +19,10 @@ export function resetSearch() {
 function scoreParts(i) {
   if (i.value === null || i.value === undefined) return { text: '–', title: '' };
   const sign = (x) => `${x > 0 ? '+' : ''}${x}`;
-  const title = `${sign(Number(i.value))} points for the first player (engine units ${sign(i.score)})` +
-                `${i.exact ? ', proven' : ''}`;
-  return { text: i.score_text || sign(Number(i.value)), title };
+  const unit = i.unit && i.score?.eval !== null && i.score?.eval !== undefined ? ` ${i.unit}` : '';
+  const title = `${sign(Number(i.value))} points of payoff for the first player (engine units ` +
+                `${sign(i.raw_score)})${i.exact ? ', proven' : ''}`;
+  return { text: `${i.score_text || sign(Number(i.value))}${unit}`, title };
 }
 
 export function showSearch(s) {

@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include "duel/agents/search_agents.hpp"
+#include "duel/games/score.hpp"
 #include "run_search.hpp"
 
 namespace duel::cli {
@@ -26,12 +27,14 @@ int run_search(const S& start, const SearchOptions& o) {
   const auto& res = *r;
   const auto pv = agents::pv_text(start, res.pv);
   const std::string best = res.best ? start.move_text(*res.best) : "none";
+  const games::Score score = games::score_of<S>(res.value, res.exact, start.to_move());
   if (o.json) {
     nlohmann::json j = {{"game", start.spec()},
                         {"state", start.to_text()},
                         {"algo", o.req.algo},
                         {"best", best},
                         {"value", to_points(res.value)},
+                        {"score", games::score_json(score)},
                         {"exact", res.exact},
                         {"complete", res.complete},
                         {"depth", res.depth},
@@ -53,8 +56,7 @@ int run_search(const S& start, const SearchOptions& o) {
     return 0;
   }
   std::cout << start.render() << '\n';
-  std::cout << fmt::format("best move: {}\nvalue (Player 1's view): {}{}\n", best,
-                           value_text(res.value), res.exact ? " (exact)" : "");
+  std::cout << fmt::format("best move: {}\nscore: {}\n", best, games::score_line<S>(score));
   std::cout << fmt::format("depth: {}{}\n", res.depth,
                            res.complete ? "" : " (stopped by the time limit)");
   std::string line;

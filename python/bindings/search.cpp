@@ -14,6 +14,7 @@
 
 #include "bindings.hpp"
 #include "duel/agents/search_agents.hpp"
+#include "duel/games/score.hpp"
 #include "python_calls.hpp"
 #include "run_search.hpp"
 
@@ -34,6 +35,7 @@ struct SearchOutput {
   int depth = 0;
   std::vector<std::string> pv;
   search::SearchStats stats;
+  games::Score score;  // the value on the scale of every front end
 };
 
 // What a progress callback receives.
@@ -46,12 +48,8 @@ struct SearchProgress {
   std::vector<std::string> pv;
 };
 
-// The CLI's text for a value (apps/duel/common.hpp, value_text): a proven
-// payoff as a whole number of points, an estimate with two decimals.
-std::string value_text(Value v) {
-  if (is_proven(v)) return fmt::format("{}", proven_payoff(v));
-  if (v == 0) return "0";
-  return fmt::format("{:.2f}", to_points(v));
+py::object json_to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
 }
 
 // The keys and values of `duel search --json` (docs/cli.md), plus the few
@@ -64,6 +62,7 @@ py::dict to_dict(const SearchOutput& r) {
   d["eval"] = r.eval;
   d["best"] = r.move ? py::object(py::str(*r.move)) : py::object(py::str("none"));
   d["value"] = to_points(r.value);
+  d["score"] = json_to_python(games::score_json(r.score));
   d["exact"] = r.exact;
   d["complete"] = r.complete;
   d["depth"] = r.depth;
@@ -144,6 +143,7 @@ SearchOutput search_state(const State& st, SearchRequest request, const py::obje
           o.depth = r->depth;
           o.pv = agents::pv_text(s, r->pv);
           o.stats = r->stats;
+          o.score = games::score_of<std::decay_t<decltype(s)>>(r->value, r->exact, s.to_move());
           return o;
         },
         st.state);
@@ -187,8 +187,21 @@ void bind_search(py::module_& m) {
                     "The value on the search's integer scale (100000 a point; a proven win\n"
                     "in p plies is 100000 - p).")
       .def_property_readonly(
-          "value_text", [](const SearchOutput& r) { return value_text(r.value); },
-          "The value as `duel search` prints it ('1', '-0.30').")
+          "value_text", [](const SearchOutput& r) { return r.score.text; },
+          "The score as `duel search` and the page write it: an estimate in the game's unit\n"
+          "from the first player's view ('+10.52', '-0.30', '0.00'), or a proven result\n"
+          "('White mates in 3', 'Black wins in 2', 'draw').")
+      .def_property_readonly(
+          "score", [](const SearchOutput& r) { return r.score.units; },
+          "The estimate in the game's unit (score_unit) from the first player's view, to two\n"
+          "decimals, as `duel search` and the page show it; None for a proven result.")
+      .def_property_readonly(
+          "score_unit", [](const SearchOutput& r) { return std::string(r.score.unit); },
+          "'pawns' (the 5x5 chess games), 'men' (checkers) or 'points' (payoff).")
+      .def_property_readonly(
+          "wins_in", [](const SearchOutput& r) { return r.score.wins_in; },
+          "A proven win: the winner's moves to the end, positive when the first player wins;\n"
+          "else None.")
       .def_property_readonly(
           "plies_to_end",
           [](const SearchOutput& r) -> std::optional<int> {
@@ -243,7 +256,7 @@ void bind_search(py::module_& m) {
            "evaluations).")
       .def("__repr__", [](const SearchOutput& r) {
         return fmt::format("<duel.SearchResult move={} value={} depth={} nodes={}>",
-                           r.move.value_or("None"), value_text(r.value), r.depth, r.stats.nodes());
+                           r.move.value_or("None"), r.score.text, r.depth, r.stats.nodes());
       });
 
   m.def(

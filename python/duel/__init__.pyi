@@ -188,7 +188,20 @@ class SearchResult:
         in p plies is 100000 - p)."""
     @property
     def value_text(self) -> str:
-        """The value as `duel search` prints it ('1', '-0.30')."""
+        """The score as `duel search` and the page write it: an estimate in the game's unit
+        from the first player's view ('+10.52', '-0.30', '0.00'), or a proven result
+        ('White mates in 3', 'Black wins in 2', 'draw')."""
+    @property
+    def score(self) -> Optional[float]:
+        """The estimate in the game's unit (score_unit) from the first player's view, to two
+        decimals, as `duel search` and the page show it; None for a proven result."""
+    @property
+    def score_unit(self) -> str:
+        """'pawns' (the 5x5 chess games), 'men' (checkers) or 'points' (payoff)."""
+    @property
+    def wins_in(self) -> Optional[int]:
+        """A proven win: the winner's moves to the end, positive when the first player wins;
+        else None."""
     @property
     def plies_to_end(self) -> Optional[int]:
         """For a proven win or loss, the plies to the end of the game along the best line;

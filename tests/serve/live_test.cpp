@@ -121,7 +121,10 @@ TEST(ServeSeats, ATokenPerSideAndOnlyItsHolderMovesOrDeletes) {
   EXPECT_EQ(stale.status, 409);
   const Json now = json_of(stale);
   EXPECT_EQ(now["history"], Json::array({"b2b3"}));
-  EXPECT_NE(now["error"].get<std::string>().find("the game moved on"), std::string::npos);
+  EXPECT_NE(now["refused"].get<std::string>().find("the game moved on"), std::string::npos);
+  EXPECT_TRUE(now["error"].is_null());
+  // One ply behind, with the seat its old board had to move: stale too.
+  EXPECT_EQ(post(server, id, "move", {{"move", "c2c3"}, {"ply", 0}, {"seat", white}}).status, 409);
   EXPECT_EQ(post(server, id, "move", {{"move", "a4b3"}, {"ply", 1}, {"seat", black}}).status, 200);
 
   // Watchers may look, not delete; a holder may.

@@ -110,31 +110,11 @@ TEST(ServeNotation, ASearchsScoreInWordsAndItsLineInSan) {
       call(server, "POST", "/api/games/" + id + "/agent", R"({"agent":"engine:depth=3"})").status,
       202);
   const Json s = wait_done(server, id);
-  EXPECT_EQ(s["info"]["score_text"], "White wins in 1 move (1 ply)") << s;
+  EXPECT_EQ(s["info"]["score_text"], "White mates in 1") << s;
+  EXPECT_EQ(s["info"]["score"]["wins_in"], 1) << s;
   EXPECT_EQ(s["info"]["unit"], "pawns");
   ASSERT_FALSE(s["info"]["pv_notation"].empty()) << s;
   EXPECT_EQ(s["info"]["pv_notation"][0], "Qe5#");
-}
-
-// The words for values the search reports. A win in p plies is the
-// winner's (p + 1) / 2 moves when the winner moves first, else p / 2.
-TEST(ServeNotation, ScoreWords) {
-  const std::array<std::string_view, 2> chess = {"White", "Black"};
-  const std::array<std::string_view, 2> ck = {"Black", "White"};
-  const ScoreUnit pawns{"pawns", 50.0};
-  const ScoreUnit men{"men", 100.0};
-  EXPECT_EQ(score_words(win_in(7), true, Player::First, chess, pawns),
-            "White wins in 4 moves (7 plies)");
-  EXPECT_EQ(score_words(loss_in(6), true, Player::First, chess, pawns),
-            "Black wins in 3 moves (6 plies)");
-  EXPECT_EQ(score_words(win_in(2), true, Player::Second, chess, pawns),
-            "White wins in 1 move (2 plies)");
-  EXPECT_EQ(score_words(terminal_value(3, 5), true, Player::First, chess, pawns),
-            "White wins by 3 in 3 moves (5 plies)");
-  EXPECT_EQ(score_words(kDraw, true, Player::First, chess, pawns), "draw (proven)");
-  EXPECT_EQ(score_words(kDraw, false, Player::First, chess, pawns), "level (0.00 pawns)");
-  EXPECT_EQ(score_words(25, false, Player::Second, chess, pawns), "White ahead by 0.50 pawns");
-  EXPECT_EQ(score_words(-150, false, Player::First, ck, men), "White ahead by 1.50 men");
 }
 
 }  // namespace

@@ -267,9 +267,9 @@ async function staleMove(browser, base) {
       body: JSON.stringify({ move: v.moves[0].text, ply: v.history.length - 2, seat: s[v.to_move - 1] }) });
     return { status: r.status, body: await r.json(), plies: v.history.length };
   }, [id, seats]);
-  check(stale.status === 409 && /^the game moved on/.test(stale.body.error ?? '') &&
+  check(stale.status === 409 && /^the game moved on/.test(stale.body.refused ?? '') &&
         stale.body.history?.length === stale.plies,
-        `a stale move answered ${stale.status} '${stale.body.error}' with ${stale.body.history?.length} moves`);
+        `a stale move answered ${stale.status} '${stale.body.refused}' with ${stale.body.history?.length} moves`);
 
   const d = await a.context().newPage();
   pages.push({ name: 'D', page: d });

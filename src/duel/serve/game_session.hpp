@@ -65,6 +65,8 @@ class GameSession final : public Session {
       if (!ply) return error_response(400, "the body needs \"ply\": the moves played so far");
       const auto side = index(m_states.back().to_move());
       const auto holder = m_seats.side_of(seat);
+      // A page behind the game sends the seat its old board had to move.
+      if (holder && *ply != static_cast<long long>(m_moves.size())) return stale_locked(*ply);
       if (!over_locked() && (m_seats.program(side) || holder != std::optional<std::size_t>(side))) {
         return error_response(
             403, fmt::format("it is {}'s move and this page does not hold {} seat",
@@ -306,10 +308,11 @@ class GameSession final : public Session {
   }
 
   // A move made for a position that is no longer the game's: 409 with the
-  // game as it is now.
+  // game as it is now and why in `refused` (`error` stays the view's own:
+  // a program's failure).
   Response stale_locked(long long ply) {
     Json body = view_locked(m_moves.size());
-    body["error"] = fmt::format(
+    body["refused"] = fmt::format(
         "the game moved on: your move was for the position after {} moves, and {} have been "
         "played; here is the game now",
         ply, m_moves.size());

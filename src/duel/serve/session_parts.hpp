@@ -107,14 +107,16 @@ template <class S>
 // A search's progress as GET .../search's `info` shows it.
 template <class S>
 [[nodiscard]] Json progress_json(const SearchProgress& p) {
+  const games::Score score = games::score_of<S>(p.value, p.exact, p.root);
   return {{"depth", p.depth},
           {"value", to_points(p.value)},
-          {"score", p.value},
+          {"raw_score", p.value},
           {"exact", p.exact},
           {"pv", p.pv},
           {"pv_notation", p.pv_notation},
-          {"score_text", score_words(p.value, p.exact, p.root, S::kSideNames, score_unit<S>())},
-          {"unit", score_unit<S>().name},
+          {"score", games::score_json(score)},
+          {"score_text", score.text},
+          {"unit", score.unit},
           {"nodes", p.nodes},
           {"nps", p.seconds > 0 ? static_cast<double>(p.nodes) / p.seconds : 0.0},
           {"seconds", p.seconds},

@@ -9,6 +9,7 @@ import { agentFor, loadAgents } from './agents.js';
 import { myGameIds, setMyGameIds, renderMyGames as listMyGames, updateMyGame } from './mygames.js';
 import { renderPlayers, updateClocks as tickClocks, resultText } from './players.js';
 import { resetSearch, showSearch } from './search.js';
+import { clearAnalysis, showAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,8 @@ const app = {
   selection: [],     // squares clicked so far, as [r, c]
   gen: 0,            // bumps on every game opened: stale answers give up
   sending: false,    // a person's move is on its way to the server
+  analysing: false,  // the analysis panel is on: each position shown is analysed
+  analysis: null,    // the last analysis received
   flipped: false,    // the board drawn with the second player at the bottom
   past: null,        // the view of an earlier position being looked at, or null (the live one)
   focus: null,       // the square the keyboard is on ("r,c")
@@ -47,12 +50,17 @@ async function loadGames() {
 function selectGame(name) {
   const g = app.games.find((x) => x.name === name);
   if (!g) return;
-  $('game-select').value = g.name;
   $('spec').value = g.example;
   $('position').value = '';
+  describeGame(g);
+  loadAgents();
+}
+
+// The form's game and the words about it: the course and rule it follows.
+function describeGame(g) {
+  $('game-select').value = g.name;
   const hs = g.heuristics?.length ? `heuristics: ${g.heuristics.join(', ')} (default first)` : '';
   $('game-about').textContent = [g.about, hs].filter(Boolean).join(' — ');
-  loadAgents();
 }
 
 // New game makes a game of its own on the server and goes to its address;
@@ -128,6 +136,8 @@ function follow(first) {
   app.seats = seatsOf(first.id);
   ++app.gen;
   resetSearch();
+  app.analysis = null;
+  clearAnalysis();
   restoreForm(first);
   faceThePerson(first);
   show(first);
@@ -140,6 +150,11 @@ function follow(first) {
   });
   es.addEventListener('search', (e) => {
     if (gen === app.gen) showSearch(JSON.parse(e.data));
+  });
+  es.addEventListener('analysis', (e) => {
+    if (gen !== app.gen) return;
+    app.analysis = JSON.parse(e.data);
+    drawAnalysis();
   });
   es.addEventListener('gone', () => {
     if (gen !== app.gen) return;
@@ -170,8 +185,8 @@ function gone(id) {
 
 // The form shows the open game's setup: its game, players and delay.
 function restoreForm(v) {
-  const name = v.game;
-  if (app.games.some((g) => g.name === name)) $('game-select').value = name;
+  const g = app.games.find((x) => x.name === v.game);
+  if (g) describeGame(g);
   $('spec').value = v.spec;
   if (v.agents) {
     $('first-agent').value = v.agents[0];
@@ -240,6 +255,70 @@ async function renderLive() {
   } catch { /* the list is a convenience */ }
 }
 
+// ---- analysis --------------------------------------------------------------
+
+let analyseTimer = null;
+// Asks for the analysis of the position shown (after a short pause, so that
+// stepping through a game asks once); the answer comes as an event.
+function analyseShown() {
+  if (!app.analysing || !app.view) return;
+  clearTimeout(analyseTimer);
+  const id = app.view.id;
+  analyseTimer = setTimeout(async () => {
+    if (!app.view || app.view.id !== id) return;
+    try {
+      await api('POST', `/api/games/${encodeURIComponent(id)}/analyse`,
+        { ply: shownPly(), time: 2, lines: 3, seat: anySeat() });
+    } catch (e) {
+      showError(e);
+    }
+  }, 150);
+}
+
+// Draws the last analysis if it is of the position shown.
+function drawAnalysis() {
+  const a = app.analysis;
+  if (!app.analysing || !app.view) return;
+  const shown = app.past || app.view;
+  if (!a || a.ply !== shownPly() || a.position !== shown.position) {
+    document.querySelector('#board .arrows')?.remove();  // another position's
+    return;
+  }
+  showAnalysis(a, $('board'), app.flipped, app.view.players);
+}
+
+function toggleAnalysis() {
+  app.analysing = !app.analysing;
+  $('analyse').setAttribute('aria-pressed', String(app.analysing));
+  $('analysis').hidden = !app.analysing;
+  if (app.analysing) {
+    analyseShown();
+  } else {
+    clearAnalysis();
+  }
+}
+
+// A pasted PGN or PDN becomes a game of its own (both seats this page's),
+// shown at its end; the move list steps through it.
+async function importRecord() {
+  const record = $('record-text').value.trim();
+  if (!record) {
+    showError(new Error('paste a PGN (5x5 chess) or PDN (checkers) game first'));
+    return;
+  }
+  setStatus('Importing the game…', 'starting');
+  try {
+    const view = await api('POST', '/api/games', { record });
+    setSeats(view.id, view.seats);
+    setMyGameIds([...myGameIds().filter((id) => id !== view.id), view.id]);
+    history.pushState({ id: view.id }, '', `/g/${encodeURIComponent(view.id)}`);
+    follow(view);
+    renderMyGames();
+  } catch (e) {
+    showError(e);
+  }
+}
+
 // ---- the game's state ------------------------------------------------------
 
 // Takes a view from the server (an event, or the answer to this page's
@@ -260,6 +339,7 @@ function show(view) {
   }
   render();
   status();
+  if (moved && !app.past) analyseShown();
 }
 
 function status() {
@@ -452,6 +532,7 @@ function render() {
   if (!humanToMove()) closeChooser();
   renderBoard(board, shown, marks, onSquare, app.flipped);
   board.classList.toggle('past', !!app.past);
+  drawAnalysis();
   // Moves that click no square (a KCell pass) are buttons of their own.
   const others = humanToMove() ? v.moves.filter((m) => !m.squares.length) : [];
   $('other-moves').replaceChildren(...others.map((m) => {
@@ -504,6 +585,7 @@ async function showPly(ply) {
     closeChooser();
     document.body.dataset.viewing = String(n);
     render();
+    analyseShown();
   } catch (e) {
     showError(e);
   }
@@ -514,6 +596,7 @@ function goLive() {
   app.past = null;
   delete document.body.dataset.viewing;
   render();
+  analyseShown();
 }
 
 const shownPly = () => (app.past ? app.past.ply : app.view?.history.length ?? 0);
@@ -526,6 +609,7 @@ function updateButtons() {
   $('watch').disabled = !controls || v.terminal || !v.paused;
   const plays = !!v && [0, 1].some((i) => mine(v, i)) && !v.terminal;
   $('resign').disabled = !plays;
+  $('analyse').disabled = !controls;
   $('draw').disabled = !plays;
   $('draw').textContent = v?.offers?.draw && !mine(v, v.offers.draw - 1) ? 'Accept draw' : 'Offer draw';
   const asked = v?.offers?.takeback && !mine(v, v.offers.takeback - 1);
@@ -570,6 +654,8 @@ function wire() {
     render();
   });
   $('resign').addEventListener('click', resign);
+  $('analyse').addEventListener('click', toggleAnalysis);
+  $('import').addEventListener('click', importRecord);
   $('draw').addEventListener('click', offerDraw);
   window.addEventListener('popstate', () => {
     const id = gameInPath();

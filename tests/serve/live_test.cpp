@@ -320,5 +320,63 @@ TEST(ServeSeats, GamesBetweenEnginesWaitForTheTablesBudgetAndAllFinish) {
   }
 }
 
+// Source of the position: Qe5# (tests/serve/notation_test.cpp), the one
+// mate; the other lines are worse for White by any measure.
+TEST(ServeAnalysis, ThreeLinesBestFirstAndNoMovePlayed) {
+  Server server;
+  const Json v = seated(server, "gardner", "human", "human", "k4/5/1K3/4Q/5 w - - 0 1");
+  const std::string id = v["id"];
+  Reader page(events(server, id));
+  EXPECT_EQ(post(server, id, "analyse", {{"time", 0.5}}).status, 403);  // a watcher
+  EXPECT_EQ(post(server, id, "analyse", {{"time", 99}, {"seat", v["seats"][0]}}).status, 400);
+  EXPECT_EQ(post(server, id, "analyse", {{"ply", 5}, {"seat", v["seats"][0]}}).status, 400);
+  ASSERT_EQ(post(server, id, "analyse", {{"time", 0.5}, {"seat", v["seats"][0]}}).status, 202);
+  Json found;
+  for (auto [name, data] = page.next(); !name.empty(); std::tie(name, data) = page.next()) {
+    if (name == "analysis" && !data["thinking"].get<bool>()) {
+      found = data;
+      break;
+    }
+  }
+  ASSERT_TRUE(found.is_object());
+  ASSERT_EQ(found["lines"].size(), 3U) << found;
+  EXPECT_EQ(found["ply"], 0);
+  EXPECT_EQ(found["lines"][0]["move"]["text"], "e2e5");
+  EXPECT_EQ(found["lines"][0]["score_text"], "White mates in 1");
+  EXPECT_EQ(found["lines"][0]["pv_notation"][0], "Qe5#");
+  for (std::size_t i = 1; i < 3; ++i)
+    EXPECT_NE(found["lines"][i]["score_text"], "White mates in 1");
+  EXPECT_EQ(json_of(call(server, "GET", "/api/games/" + id + "/analysis")), found);
+  EXPECT_EQ(json_of(call(server, "GET", "/api/games/" + id))["ply"], 0);
+}
+
+// Source of the record: a Gardner game's first moves as `duel play --pgn`
+// wrote them; the PDN's moves are the usual opening 11-15 22-18 15x22 25x18.
+TEST(ServeImport, APgnOrPdnBecomesAGameWithItsMovesAndNames) {
+  Server server;
+  const auto import = [&](const std::string& text) {
+    return call(server, "POST", "/api/games", Json{{"record", text}}.dump());
+  };
+  const Response pgn =
+      import("[White \"Ann\"]\n[Black \"Bob\"]\n[Variant \"gardner\"]\n\n1. d3 c3 2. b3 e3 0-1\n");
+  ASSERT_EQ(pgn.status, 201) << pgn.body;
+  const Json g = json_of(pgn);
+  EXPECT_EQ(g["history"].size(), 4U);
+  EXPECT_EQ(g["names"], Json::array({"Ann", "Bob"}));
+  EXPECT_EQ(g["agents"], Json::array({"human", "human"}));
+  EXPECT_EQ(g["result"], "0-1");  // as recorded: the rules had not ended it
+  EXPECT_EQ(g["seats"].size(), 2U);
+  const Response pdn = import("[GameType \"21\"]\n1. 11-15 22-18 2. 15x22 25x18 *\n");
+  ASSERT_EQ(pdn.status, 201) << pdn.body;
+  EXPECT_EQ(json_of(pdn)["notation"], Json::array({"11-15", "22-18", "15x22", "25x18"}));
+  EXPECT_FALSE(json_of(pdn)["terminal"].get<bool>());
+  EXPECT_EQ(import("1. e2e4 *").status, 400);
+  EXPECT_EQ(import(std::string("1. d3\x01 *")).status, 400);
+  EXPECT_EQ(call(server, "POST", "/api/games",
+                 Json{{"record", "1. d3 *"}, {"position", "k4/5/5/5/4K w - - 0 1"}}.dump())
+                .status,
+            400);
+}
+
 }  // namespace
 }  // namespace duel::serve::test

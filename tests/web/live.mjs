@@ -6,7 +6,8 @@
 // refused with the game as it is; two programs play on across a reload,
 // then Stop pauses them; New game in a second tab leaves the first tab's
 // game alive; checkers is drawn from the person's side; a draw agreed
-// through a play link, one a program declines, and a resignation.
+// through a play link, one a program declines, and a resignation; a pasted
+// PGN analysed (evaluation, arrow, three lines) and a PDN imported.
 //
 //   node tests/web/live.mjs DUEL_BIN [OUTDIR]
 //
@@ -448,6 +449,58 @@ async function resignAndDraw(browser, base) {
          `'${resigned}'`;
 }
 
+// A pasted PGN becomes a game to step through; analysis of an earlier
+// position shows the engine's evaluation, its best move as an arrow and its
+// three best lines, and plays nothing; a PDN imports too. The PGN is a
+// Gardner game's first moves as `duel play --pgn` wrote them.
+const PGN = '[Event "club"]\n[White "Ann"]\n[Black "Bob"]\n[Variant "gardner"]\n\n' +
+            '1. d3 c3 2. b3 e3 3. bxa4 Rxa4 *\n';
+const PDN = '[Black "Cy"]\n[White "Di"]\n[GameType "21"]\n\n1. 11-15 22-18 2. 15x22 25x18 *\n';
+async function analysisOfAnImport(browser, base) {
+  const a = await openPage(browser, base, '/', 'A');
+  const before = await gameId(a);
+  await a.fill('#record-text', PGN);
+  await a.click('#import');
+  await shows(a, { not: before });
+  const id = await gameId(a);
+  await a.waitForFunction(() => document.querySelectorAll('#history .mv').length === 6, null, { timeout: STEP_MS });
+  check(/\/g\/g\d+$/.test(a.url()), `the imported game is not at its own address: ${a.url()}`);
+  const names = await a.$$eval('.player .name', (l) => l.map((x) => x.textContent));
+  // Step back two moves (the position after 2. b3 e3) and analyse it.
+  await a.click('#nav-prev');
+  await a.click('#nav-prev');
+  await a.waitForFunction(() => document.body.dataset.viewing === '4', null, { timeout: STEP_MS });
+  await a.click('#analyse');
+  await a.waitForFunction(() => document.body.dataset.analysed === '4' &&
+                                document.querySelector('#board .arrows'), null, { timeout: STEP_MS });
+  const evalText = (await a.textContent('#eval-text')).trim();
+  check(/^([+-]\d+\.\d\d|0\.00) pawns \(White's view\), depth \d+$|mates in \d+/.test(evalText),
+        `the evaluation reads '${evalText}'`);
+  const lines = await a.$$eval('#lines li', (l) => l.map((x) => x.textContent.trim()));
+  check(lines.length === 3, `${lines.length} lines shown, not 3: ${lines.join(' | ')}`);
+  const arrow = await a.$$eval('#board .arrows polyline, #board .arrows circle', (l) => l.length);
+  check(arrow === 1, 'no arrow for the best move');
+  const fill = await a.$eval('#eval-bar .fill', (f) => f.style.height);
+  check(/%$/.test(fill), `the evaluation bar is not drawn (${fill})`);
+  await a.screenshot({ path: join(outDir, 'analysis.png') });
+  // Nothing was played; the record keeps the players' names.
+  const v = await (await fetch(`${base}/api/games/${id}`)).json();
+  check(v.history.length === 6, `analysis changed the game: ${v.history.length} moves`);
+  check(v.names[0] === 'Ann' && v.names[1] === 'Bob', `the imported names are ${v.names}`);
+  const pgn = await (await fetch(`${base}/api/games/${id}/record?format=pgn`)).text();
+  check(/\[White "Ann"\]/.test(pgn) && /\[Date "\d{4}\.\d\d\.\d\d"\]/.test(pgn),
+        'the exported PGN has not the names and the date');
+  // A PDN.
+  await a.fill('#record-text', PDN);
+  await a.click('#import');
+  await shows(a, { not: id });
+  await a.waitForFunction(() => document.querySelectorAll('#history .mv').length === 4, null, { timeout: STEP_MS });
+  const moves = await a.$$eval('#history .mv', (l) => l.map((x) => x.textContent.trim()));
+  check(moves.join(' ') === '11-15 22-18 15x22 25x18', `the PDN's moves read ${moves.join(' ')}`);
+  return `PGN imported (bars ${names.join('/')}), position after 4 plies: '${evalText}', lines ` +
+         `${lines.map((l) => l.split(' ')[0]).join(', ')}, arrow drawn; PDN moves ${moves.join(' ')}`;
+}
+
 // ---- main --------------------------------------------------------------------
 
 const server = startServer();
@@ -459,7 +512,7 @@ try {
   console.log(`web.live: ${base}/ in Chromium ${browser.version()}; screenshots in ${outDir}`);
   for (const [name, run] of [['two-pages', twoPages], ['stale-move', staleMove], ['reload-engines', reloadEngines],
                              ['new-game-second-tab', newGameSecondTab], ['checkers-sides', checkersSides],
-                             ['resign-and-draw', resignAndDraw]]) {
+                             ['resign-and-draw', resignAndDraw], ['analysis-of-an-import', analysisOfAnImport]]) {
     const t0 = Date.now();
     [pages, contexts, pageErrors] = [[], [], []];
     try {

@@ -22,6 +22,8 @@ class Feed final : public EventStream {
   void post_view(std::string json) { post(&Feed::m_view, std::move(json)); }
   // The search's progress (JSON text); replaces one not yet sent.
   void post_search(std::string json) { post(&Feed::m_search, std::move(json)); }
+  // The analysis of a position (JSON text); replaces one not yet sent.
+  void post_analysis(std::string json) { post(&Feed::m_analysis, std::move(json)); }
   // The game is gone (deleted, dropped, the server stopping): one last
   // `gone` event, then the stream ends.
   void end() {
@@ -40,6 +42,9 @@ class Feed final : public EventStream {
     std::string out;
     if (!m_view.empty()) out += "event: view\ndata: " + std::exchange(m_view, {}) + "\n\n";
     if (!m_search.empty()) out += "event: search\ndata: " + std::exchange(m_search, {}) + "\n\n";
+    if (!m_analysis.empty()) {
+      out += "event: analysis\ndata: " + std::exchange(m_analysis, {}) + "\n\n";
+    }
     if (m_gone && !m_said_gone) {
       out += "event: gone\ndata: {}\n\n";
       m_said_gone = true;
@@ -53,7 +58,7 @@ class Feed final : public EventStream {
     {
       std::lock_guard lock(m_mutex);
       m_ring = ring;
-      now = !m_view.empty() || !m_search.empty() || m_gone;
+      now = !m_view.empty() || !m_search.empty() || !m_analysis.empty() || m_gone;
     }
     if (now && ring) ring();
   }
@@ -73,6 +78,7 @@ class Feed final : public EventStream {
   std::mutex m_mutex;
   std::string m_view;
   std::string m_search;
+  std::string m_analysis;
   bool m_gone = false;
   bool m_said_gone = false;
   std::function<void()> m_ring;

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <variant>
 
+#include "duel/serve/analysis.hpp"
 #include "duel/serve/session.hpp"
 #include "duel/serve/session_parts.hpp"
 
@@ -36,6 +37,15 @@ class GameSession final : public Session {
     }
   }
   ~GameSession() override { close(); }
+
+  // A recorded game's moves (an imported PGN or PDN), played before the game
+  // is shown to anyone; `ending` is the record's result where the rules do
+  // not end the game (a resignation, an agreed draw).
+  void load(const std::vector<Move>& moves, std::optional<EarlyEnd> ending) {
+    std::lock_guard lock(m_mutex);
+    for (const Move& m : moves) play_locked(m, 0.0, std::nullopt);
+    if (!m_states.back().is_terminal()) m_ending = std::move(ending);
+  }
   GameSession(const GameSession&) = delete;
   GameSession& operator=(const GameSession&) = delete;
 
@@ -202,6 +212,46 @@ class GameSession final : public Session {
     return search_locked();
   }
 
+  Response analyse(std::optional<long long> ply, double seconds, std::size_t lines,
+                   std::string_view seat) override {
+    std::optional<S> state;
+    std::size_t at = 0;
+    {
+      std::lock_guard lock(m_mutex);
+      if (m_closed) return error_response(404, "no such game");
+      if (m_seats.seated && !m_seats.side_of(seat)) return not_seated();
+      touch();
+      at = ply ? static_cast<std::size_t>(*ply) : m_moves.size();
+      if (at > m_moves.size()) {
+        return error_response(
+            400, fmt::format("ply: {} is not in 0..{} (the moves played)", at, m_moves.size()));
+      }
+      if (m_states[at].is_terminal()) {
+        return error_response(400, "the game is over in that position: nothing to analyse");
+      }
+      state = m_states[at];
+    }
+    // Without the game's lock: a running analysis is stopped and joined,
+    // and its thread takes that lock to post.
+    m_analyst.start(*state, at, seconds, lines, [this](Json found) {
+      std::lock_guard lock(m_mutex);
+      if (m_closed) return;
+      m_analysis = std::move(found);
+      std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+      const std::string text = m_analysis.dump();
+      for (const auto& w : m_feeds) {
+        if (auto f = w.lock()) f->post_analysis(text);
+      }
+    });
+    return json_response(202, Json{{"analysing", true}, {"ply", at}});
+  }
+
+  Json analysis() override {
+    std::lock_guard lock(m_mutex);
+    touch();
+    return m_analysis;
+  }
+
   Response record(std::string_view format) override {
     std::lock_guard lock(m_mutex);
     touch();
@@ -262,6 +312,7 @@ class GameSession final : public Session {
     for (auto& w : feeds) {
       if (auto f = w.lock()) f->end();
     }
+    m_analyst.stop();
     if (worker.joinable()) worker.join();
     for (auto& k : kept) drop_kept(k);
   }
@@ -716,7 +767,9 @@ class GameSession final : public Session {
   bool m_reused = false;           // the running or last agent was kept from its side's last move
   std::uint64_t m_agent_runs = 0;  // seeds each agent differently
   std::atomic<bool> m_stop{false};
-  std::jthread m_worker;  // last: joined before the members it uses are gone
+  Json m_analysis = nullptr;  // the last analysis asked for
+  Analyst<S> m_analyst;       // joined before the members its posts use are gone
+  std::jthread m_worker;      // last: joined before the members it uses are gone
 };
 
 }  // namespace duel::serve

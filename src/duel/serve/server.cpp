@@ -3,6 +3,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -12,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "duel/games/checkers/pdn.hpp"
+#include "duel/games/minichess/pgn.hpp"
 #include "duel/registry/any_game.hpp"
 #include "duel/registry/games.hpp"
 #include "duel/serve/game_session.hpp"
@@ -105,6 +108,107 @@ Result<Seats> seats_of(const Json& body, const registry::AnyGame& start) {
   }
   for (auto& t : seats.tokens) t = random_token();
   return seats;
+}
+
+// `POST .../analyse`: {"ply"?, "time"? (seconds, default 2), "lines"? (1..3,
+// default 3)}.
+Response analyse(const Json& body, Session& game, const std::string& seat) {
+  std::optional<long long> ply;
+  if (const auto it = body.find("ply"); it != body.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<long long>() < 0) {
+      return error_response(400, "\"ply\" must be a number of moves (0, 1, ...)");
+    }
+    ply = it->get<long long>();
+  }
+  double seconds = 2.0;
+  if (const auto it = body.find("time"); it != body.end() && !it->is_null()) {
+    if (!it->is_number() || !(it->get<double>() >= 0.05) ||
+        it->get<double>() > kMaxAnalysisSeconds) {
+      return error_response(
+          400, fmt::format("\"time\" must be seconds from 0.05 to {}", kMaxAnalysisSeconds));
+    }
+    seconds = it->get<double>();
+  }
+  std::size_t lines = kMaxAnalysisLines;
+  if (const auto it = body.find("lines"); it != body.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<long long>() < 1 ||
+        it->get<long long>() > static_cast<long long>(kMaxAnalysisLines)) {
+      return error_response(400, fmt::format("\"lines\" must be 1 to {}", kMaxAnalysisLines));
+    }
+    lines = it->get<std::size_t>();
+  }
+  return game.analyse(ply, seconds, lines, seat);
+}
+
+// Why a record's text is refused before it is read: a control character
+// other than a line break or tab (the body's size is already capped).
+std::string refuse_record(std::string_view text) {
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+      return "record: only text is allowed (a control character was found)";
+    }
+  }
+  return {};
+}
+
+// A recorded game to make (an imported PGN or PDN): its start, moves,
+// result and the players' names from its tags.
+struct Recorded {
+  registry::AnyGame start;
+  std::function<void(Session&)> load;  // plays its moves into the new game
+  std::array<std::string, 2> names;
+};
+
+// The tag `key` of `tags`, unless unknown ("?", "-", "").
+std::string tag(const std::vector<std::pair<std::string, std::string>>& tags,
+                std::string_view key) {
+  for (const auto& [k, v] : tags) {
+    if (k == key && v != "?" && v != "-") return v;
+  }
+  return {};
+}
+
+// The ending a record's result gives a game its rules have not ended.
+std::optional<EarlyEnd> recorded_end(const std::string& result) {
+  if (result == "1-0") return EarlyEnd{result, "as recorded", 1, play::Ending::Adjudicated};
+  if (result == "0-1") return EarlyEnd{result, "as recorded", -1, play::Ending::Adjudicated};
+  if (result == "1/2-1/2") return EarlyEnd{result, "as recorded", 0, play::Ending::Adjudicated};
+  return std::nullopt;
+}
+
+// The first game of `text`: PDN for checkers (`hint` names it or the text
+// has `[GameType`), else PGN of the rule set its `[Variant]` names (or
+// `hint`'s, or Gardner's).
+Result<Recorded> read_record(const std::string& text, const std::string& hint) {
+  const std::string name = hint.substr(0, hint.find(':'));
+  if (name == "checkers" || (name.empty() && text.find("[GameType") != std::string::npos)) {
+    auto game = games::checkers::parse_pdn(text);
+    if (!game) return fail("PDN: " + game.error());
+    auto moves = game->moves;
+    auto end = recorded_end(game->result);
+    return Recorded{game->start,
+                    [moves, end](Session& s) {
+                      dynamic_cast<GameSession<games::checkers::State>&>(s).load(moves, end);
+                    },
+                    {tag(game->tags, "Black"), tag(game->tags, "White")}};
+  }
+  games::minichess::PgnReadOptions options;
+  if (!name.empty()) options.default_variant = name;
+  auto games = games::minichess::parse_pgn(text, options);
+  if (!games) return fail("PGN: " + games.error());
+  if (games->empty()) return fail("PGN: no game in the text");
+  return std::visit(
+      [](const auto& g) -> Result<Recorded> {
+        using S = std::decay_t<decltype(g.start)>;
+        auto moves = g.moves;
+        auto end = recorded_end(g.result);
+        return Recorded{
+            g.start,
+            [moves, end](Session& s) { dynamic_cast<GameSession<S>&>(s).load(moves, end); },
+            {tag(g.tags, "White"), tag(g.tags, "Black")}};
+      },
+      games->front());
 }
 
 Json game_list_json() {
@@ -281,14 +385,15 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
     Response out{200, "text/event-stream", "", {}, game->subscribe()};
     return out;
   }
-  if (action == "search" || action == "record") {
+  if (action == "search" || action == "record" || action == "analysis") {
     if (!get) return method_not_allowed(r, "GET");
     if (action == "search") return json_response(200, game->search());
+    if (action == "analysis") return json_response(200, game->analysis());
     const auto it = r.query.find("format");
     return game->record(it == r.query.end() ? "json" : it->second);
   }
   static const std::set<std::string, std::less<>> kPosts = {"move", "undo",   "agent", "stop",
-                                                            "go",   "resign", "draw"};
+                                                            "go",   "resign", "draw",  "analyse"};
   if (!kPosts.contains(action)) {
     return error_response(404, fmt::format("no such API endpoint: {}", quote_input(r.path)));
   }
@@ -302,6 +407,7 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
   if (action == "go") return game->go(seat);
   if (action == "resign") return game->resign(seat);
   if (action == "draw") return game->draw(seat);
+  if (action == "analyse") return analyse(*body, *game, seat);
   if (action == "undo") {
     int plies = 1;
     if (const auto it = body->find("plies"); it != body->end() && !it->is_null()) {
@@ -327,27 +433,42 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
 }
 
 Response Server::create(const Request& r) {
-  // Step 1. The request: a game spec and an optional position.
+  // Step 1. The request: a game spec and an optional position, or a record
+  // (PGN or PDN) to import.
   auto body = body_object(r, false);
   if (!body) return error_response(400, body.error());
-  auto spec = string_field(*body, "game", true);
+  auto record = string_field(*body, "record", false);
+  if (!record) return error_response(400, record.error());
+  auto spec = string_field(*body, "game", !*record);
   if (!spec) return error_response(400, spec.error());
   auto position = string_field(*body, "position", false);
   if (!position) return error_response(400, position.error());
-  if (auto why = refuse_text("game", **spec, 200); !why.empty()) return error_response(400, why);
+  const std::string game_spec = spec->value_or("");
+  if (auto why = refuse_text("game", game_spec, 200); !why.empty()) return error_response(400, why);
   if (*position) {
     if (auto why = refuse_text("position", **position, 1000); !why.empty()) {
       return error_response(400, why);
     }
   }
-  auto start = registry::make_game(**spec, position->value_or(""));
+  std::optional<Recorded> recorded;
+  if (*record) {
+    if (*position) return error_response(400, "give a record or a position, not both");
+    if (auto why = refuse_record(**record); !why.empty()) return error_response(400, why);
+    auto read = read_record(**record, game_spec);
+    if (!read) return error_response(400, read.error());
+    recorded = std::move(*read);
+  }
+  auto start = recorded ? Result<registry::AnyGame>(recorded->start)
+                        : registry::make_game(game_spec, position->value_or(""));
   if (!start) return error_response(400, start.error());
+  if (recorded && !body->contains("players")) (*body)["players"] = {"human", "human"};
   auto seats = seats_of(*body, *start);
   if (!seats) return error_response(400, seats.error());
   auto names = pair_field(*body, "names", 60);
   if (!names) return error_response(400, names.error());
 
-  const std::array<std::string, 2> given = names->value_or(std::array<std::string, 2>{});
+  std::array<std::string, 2> given = names->value_or(std::array<std::string, 2>{});
+  if (recorded && !*names) given = recorded->names;
 
   // Step 2. Room for it: when full, the game asked about least recently
   // makes way if nobody asked about it for idle_when_full; else 503.
@@ -384,6 +505,7 @@ Response Server::create(const Request& r) {
     }
   }
   if (dropped) dropped->close();
+  if (made && recorded) recorded->load(*made);
   if (!made) {
     return error_response(
         503,

@@ -109,6 +109,12 @@ class Session {
   // once from its last score.
   virtual Response draw(std::string_view seat) = 0;
   [[nodiscard]] virtual Json search() = 0;
+  // The engine's best `lines` of the position after `ply` moves (the live
+  // one when nullopt), for `seconds`, on a thread of its own; no move is
+  // played. Its result comes as an `analysis` event and from analysis().
+  virtual Response analyse(std::optional<long long> ply, double seconds, std::size_t lines,
+                           std::string_view seat) = 0;
+  [[nodiscard]] virtual Json analysis() = 0;
   virtual Response record(std::string_view format) = 0;
   // The events of `GET .../events`: the live view at once, then each change.
   [[nodiscard]] virtual std::shared_ptr<Feed> subscribe() = 0;

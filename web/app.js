@@ -66,9 +66,14 @@ function describeGame(g) {
 // New game makes a game of its own on the server and goes to its address;
 // the game open before goes on, for this page and any other watching it.
 async function newGame() {
+  const players = [agentFor(0), agentFor(1)];
+  // The person's name for the records of the seats they play.
+  const name = $('player-name').value.trim().replace(/[^\x20-\x7e]/g, '').slice(0, 60);
+  try { localStorage.setItem('duel.name', name); } catch { /* storage off */ }
   const body = {
     game: $('spec').value.trim(),
-    players: [agentFor(0), agentFor(1)],
+    players,
+    names: players.map((p) => (p === 'human' ? name : '')),
     delay: Math.max(0, Math.min(10000, parseInt($('watch-delay').value, 10) || 0)),
   };
   const pos = $('position').value.trim();
@@ -773,6 +778,7 @@ function renderShare(v) {
 }
 
 async function start() {
+  try { $('player-name').value = localStorage.getItem('duel.name') || ''; } catch { /* storage off */ }
   wire();
   resetSearch();
   render();

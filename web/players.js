@@ -28,10 +28,18 @@ export function renderPlayers(v, flipped, agentFor, clockAt) {
     el.dataset.side = String(idx + 1);
     el.classList.toggle('to-move', !v.terminal && sideIndex(v) === idx);
     el.innerHTML = `<span class="name">${escapeHtml(names[idx])}</span>` +
-      `<span class="who">${escapeHtml(agentFor(idx))}</span>` +
+      `<span class="who">${escapeHtml(who(v, idx, agentFor))}</span>` +
       `<span class="clock" data-testid="clock-${idx + 1}" role="timer" aria-label="${escapeHtml(names[idx])}'s clock"></span>`;
   }
   updateClocks(v, agentFor, clockAt);
+}
+
+// Who plays a side: a person by the name the game has for them, a program
+// by its spec.
+function who(v, idx, agentFor) {
+  const agent = agentFor(idx);
+  const name = v.names?.[idx];
+  return agent === 'human' && name && name !== 'person' ? name : agent;
 }
 
 // The clocks' text now; `clockAt` is performance.now() when `v` came.

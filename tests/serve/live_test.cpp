@@ -320,6 +320,33 @@ TEST(ServeSeats, GamesBetweenEnginesWaitForTheTablesBudgetAndAllFinish) {
   }
 }
 
+// A timed search stops inside an iteration; the line shown must still be
+// the one of the move played (it once showed d2d3... after playing a2a3).
+TEST(ServeEvents, TheMovePlayedIsTheFirstMoveOfTheLineShown) {
+  Server server;
+  const Json v = seated(server, "gardner", "engine:time=0.15", "engine:time=0.25");
+  const std::string id = v["id"];
+  Reader page(events(server, id));
+  Json search;
+  long long checked = 0;
+  for (auto [name, data] = page.next(); !name.empty() && checked < 6;
+       std::tie(name, data) = page.next()) {
+    if (name == "search") search = data;
+    if (name != "view" || data["ply"].get<long long>() <= checked) continue;
+    // The view of a new move comes with (or before) its search's last report.
+    const Json move = data["history"].back();
+    if (search.is_null() || search["info"].is_null() || search["info"]["pv"].empty() ||
+        search["info"]["pv"][0] != move) {
+      auto [again, more] = page.next();
+      if (again == "search") search = more;
+    }
+    ASSERT_FALSE(search["info"]["pv"].empty()) << search;
+    EXPECT_EQ(search["info"]["pv"][0], move) << search;
+    checked = data["ply"];
+  }
+  EXPECT_GE(checked, 6);
+}
+
 // Source of the position: Qe5# (tests/serve/notation_test.cpp), the one
 // mate; the other lines are worse for White by any measure.
 TEST(ServeAnalysis, ThreeLinesBestFirstAndNoMovePlayed) {

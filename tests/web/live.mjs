@@ -465,7 +465,8 @@ async function analysisOfAnImport(browser, base) {
   const id = await gameId(a);
   await a.waitForFunction(() => document.querySelectorAll('#history .mv').length === 6, null, { timeout: STEP_MS });
   check(/\/g\/g\d+$/.test(a.url()), `the imported game is not at its own address: ${a.url()}`);
-  const names = await a.$$eval('.player .name', (l) => l.map((x) => x.textContent));
+  const names = await a.$$eval('.player .who', (l) => l.map((x) => x.textContent).sort());
+  check(names.join() === 'Ann,Bob', `the players' bars name ${names.join(', ')}, not the record's Ann and Bob`);
   // Step back two moves (the position after 2. b3 e3) and analyse it.
   await a.click('#nav-prev');
   await a.click('#nav-prev');

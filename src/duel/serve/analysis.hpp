@@ -63,6 +63,7 @@ class Analyst {
     m_stop.store(false);
     m_thread =
         std::jthread([this, state = std::move(state), ply, seconds, k, post = std::move(post)] {
+          yield_to_pages();
           post({{"thinking", true},
                 {"ply", ply},
                 {"position", state.to_text()},

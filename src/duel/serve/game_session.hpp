@@ -536,6 +536,7 @@ class GameSession final : public Session {
   // The game's thread: one program's move, then (with players) the next
   // program's while programs are to move.
   void run_programs(std::optional<Ready> ready) {
+    yield_to_pages();
     while (true) {
       // Step 1. The agent, once the tables' budget has room for it.
       while (!ready) {

@@ -5,6 +5,9 @@
 //
 // Why apart from game_session.hpp: these are pure functions of a game's
 // values; the session is about who may change them and when.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <string>
 #include <string_view>
@@ -24,6 +27,14 @@ struct EarlyEnd {
   Value payoff = 0;    // Player 1's: +1, -1, 0
   play::Ending kind = play::Ending::Abandoned;
 };
+
+// Lowers the calling thread's priority (nice 10; the threads it starts
+// inherit it), for searches: on a machine whose cores the games' searches
+// fill, the threads that answer requests and send events to pages still
+// run at once (docs/BENCHMARKS.md "Many pages watching live games").
+inline void yield_to_pages() {
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+}
 
 // Why an agent cannot start: the answer's status and its line.
 struct Refusal {

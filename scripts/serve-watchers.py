@@ -26,10 +26,11 @@ A view that merges several moves (a slow reader gets the latest view only)
 gives each of them that view's `at`, the time of its last change, so the
 earlier ones' delays are understated. Moves already in a page's first view
 (played before it connected) are delivered but have no delay. A game the
-server paused (game_errors: e.g. the engines' tables past --table-budget,
-which 20 games of two engines each reach at the default 1024 MB) holds the
-run to --seconds; --serve-flag passes a flag on to the server. Exit 1 if a
-page missed a move or its stream failed, 2 on bad flags, 0 otherwise.
+server paused (game_errors: a program that gave no legal move, say) holds
+the run to --seconds; a program waiting for the engines' tables' budget
+(docs/serve.md) is not paused and goes on once a search elsewhere ends.
+--serve-flag passes a flag on to the server. Exit 1 if a page missed a move
+or its stream failed, 2 on bad flags, 0 otherwise.
 """
 import argparse
 import collections

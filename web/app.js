@@ -146,8 +146,16 @@ function follow(first) {
   restoreForm(first);
   faceThePerson(first);
   show(first);
+  connect(first.id);
+}
+
+// The game's event stream (a page hidden in the background lets its
+// connection go: a browser has only a few to one server, and every open
+// page would hold one; coming back, the first event is the whole game).
+function connect(id) {
+  app.stream?.close();
   const gen = app.gen;
-  const es = new EventSource(`/api/games/${encodeURIComponent(first.id)}/events`);
+  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events`);
   app.stream = es;
   es.addEventListener('view', (e) => {
     if (gen !== app.gen) return;
@@ -164,16 +172,16 @@ function follow(first) {
   es.addEventListener('gone', () => {
     if (gen !== app.gen) return;
     es.close();
-    gone(first.id);
+    gone(id);
   });
   es.onerror = async () => {
     // The browser tries again by itself; a game the server no longer has ends it.
     try {
-      await api('GET', `/api/games/${encodeURIComponent(first.id)}`);
+      await api('GET', `/api/games/${encodeURIComponent(id)}`);
     } catch (err) {
       if (gen === app.gen && err.status === 404) {
         es.close();
-        gone(first.id);
+        gone(id);
       }
     }
   };
@@ -231,7 +239,10 @@ async function deleteGame(id) {
   try {
     await api('DELETE', `/api/games/${encodeURIComponent(id)}?seat=${seat}`);
   } catch (e) {
-    if (e.status !== 404) showError(e);
+    if (e.status !== 404) {
+      showError(e);  // not deleted: the game goes on
+      return;
+    }
   }
   if (app.view?.id === id) {
     app.stream?.close();
@@ -408,6 +419,17 @@ async function stop() {
 
 // Takes back this page's last move (and the program's reply); between two
 // people it asks the other, who accepts with their own Undo.
+// The side this page acts for: the one person's seat it holds; holding
+// both (a game between people on one page), the side to move.
+function actingSide(v) {
+  const sides = [0, 1].filter((i) => mine(v, i));
+  if (sides.length === 1) return sides[0];
+  return sideIndex(v);
+}
+
+// Takes back this page's last move (and the program's reply); between two
+// people it asks the other, who accepts with their own Undo; a page holding
+// both seats asks and accepts at once (the last move is taken back).
 async function undo() {
   const v = app.view;
   if (!v) return;
@@ -415,21 +437,25 @@ async function undo() {
     showError(new Error('a program is thinking: press Stop first'));
     return;
   }
-  const mineIdx = [0, 1].find((i) => mine(v, i));
-  await act('undo', { seat: mineIdx !== undefined ? app.seats[mineIdx] : anySeat() });
+  if (v.seated && mine(v, 0) && mine(v, 1)) {
+    const mover = 1 - sideIndex(v);  // who made the last move
+    const asked = await act('undo', { seat: app.seats[mover] });
+    if (asked?.offers?.takeback) await act('undo', { seat: app.seats[1 - mover] });
+    return;
+  }
+  await act('undo', { seat: app.seats[actingSide(v)] || anySeat() });
 }
 
 async function resign() {
   const v = app.view;
   if (!v || v.terminal) return;
-  const idx = [0, 1].find((i) => mine(v, i)) ?? sideIndex(v);
-  await act('resign', { seat: app.seats[idx] || anySeat() });
+  await act('resign', { seat: app.seats[actingSide(v)] || anySeat() });
 }
 
 async function offerDraw() {
   const v = app.view;
   if (!v || v.terminal) return;
-  const idx = [0, 1].find((i) => mine(v, i)) ?? sideIndex(v);
+  const idx = actingSide(v);
   const view = await act('draw', { seat: app.seats[idx] || anySeat() });
   if (view && !view.terminal) setStatus('Draw offered: waiting for the other side', 'waiting');
 }
@@ -658,6 +684,15 @@ function wire() {
     app.selection = [];
     render();
   });
+  document.addEventListener('visibilitychange', () => {
+    if (!app.view) return;
+    if (document.hidden) {
+      app.stream?.close();
+      app.stream = null;
+    } else if (!app.stream) {
+      connect(app.view.id);
+    }
+  });
   $('resign').addEventListener('click', resign);
   $('analyse').addEventListener('click', toggleAnalysis);
   $('import').addEventListener('click', importRecord);
@@ -772,9 +807,24 @@ function renderShare(v) {
     input.dataset.testid = `play-link-${i + 1}`;
     input.value = `${base}#seat=${i + 1}.${app.seats[i]}`;
     input.addEventListener('focus', () => input.select());
+    // A link copied is a seat given away: this page no longer plays that
+    // side (so its takebacks and draws are the other person's to accept).
+    input.addEventListener('copy', () => giveAway(v.id, i));
     label.appendChild(input);
     return label;
   }));
+}
+
+function giveAway(id, side) {
+  if (app.view?.id !== id || !app.seats[side]) return;
+  const seats = [...app.seats];
+  seats[side] = null;
+  setSeats(id, seats);
+  faceThePerson(app.view);
+  render();
+  status();
+  setStatus(`${app.view.players[side]}'s seat is in the link you copied: this page plays ` +
+            `${app.view.players[1 - side]}`, document.body.dataset.phase);
 }
 
 async function start() {

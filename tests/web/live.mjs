@@ -449,6 +449,31 @@ async function resignAndDraw(browser, base) {
          `'${resigned}'`;
 }
 
+// One page holding both seats of a game between people: Undo takes back the
+// last move at once (it asks and accepts), Resign is the side to move's;
+// copying a play link gives that seat away (the page then plays the other).
+async function bothSeats(browser, base) {
+  const { a, id } = await peoplesGame(browser, base);
+  await clickFirstMove(a);
+  await clickFirstMove(a);
+  await waitHistory(a, 2);
+  await a.click('#undo');
+  await a.waitForFunction(() => document.querySelectorAll('#history button.mv').length === 1, null,
+                          { timeout: STEP_MS });
+  await a.waitForSelector('#share:not([hidden])', { timeout: STEP_MS });
+  await a.$eval('[data-testid="play-link-1"]', (i) => i.dispatchEvent(new ClipboardEvent('copy', { bubbles: true })));
+  const seats = await seatsIn(a, id);
+  check(seats[0] === null && /^[0-9a-f]{32}$/.test(seats[1] ?? ''), `after copying White's link A holds ${JSON.stringify(seats)}`);
+  const f = await facing(a);
+  check(f.first === '4,4' && f.name === 'Black', `A (now Black) sees first square ${f.first}, bottom bar '${f.name}'`);
+  check(/plays Black/.test(await statusText(a)), `A's status after the copy: '${await statusText(a)}'`);
+  await a.click('#resign');
+  await a.waitForFunction(() => document.body.dataset.phase === 'over', null, { timeout: STEP_MS });
+  const result = (await a.textContent('#result')).trim();
+  check(result === 'White wins: Black resigned (1-0)', `A (Black) resigned: '${result}'`);
+  return `${id}: Undo took back 1 of 2 moves at once; a copied link gave White away; Black resigned: '${result}'`;
+}
+
 // A pasted PGN becomes a game to step through; analysis of an earlier
 // position shows the engine's evaluation, its best move as an arrow and its
 // three best lines, and plays nothing; a PDN imports too. The PGN is a
@@ -513,7 +538,8 @@ try {
   console.log(`web.live: ${base}/ in Chromium ${browser.version()}; screenshots in ${outDir}`);
   for (const [name, run] of [['two-pages', twoPages], ['stale-move', staleMove], ['reload-engines', reloadEngines],
                              ['new-game-second-tab', newGameSecondTab], ['checkers-sides', checkersSides],
-                             ['resign-and-draw', resignAndDraw], ['analysis-of-an-import', analysisOfAnImport]]) {
+                             ['resign-and-draw', resignAndDraw], ['both-seats', bothSeats],
+                             ['analysis-of-an-import', analysisOfAnImport]]) {
     const t0 = Date.now();
     [pages, contexts, pageErrors] = [[], [], []];
     try {

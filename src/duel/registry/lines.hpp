@@ -79,6 +79,11 @@ template <games::PlayableGame S>
       out.complete = false;
       break;
     }
+    const double spent = clock.seconds();
+    if (req.time > 0 && spent >= req.time) {
+      out.complete = false;  // no time left for the rest (0 would mean none)
+      break;
+    }
     const S child = state.result(m);
     Line line{state.move_text(m), 0, true, {state.move_text(m)}};
     if (child.is_terminal()) {
@@ -86,9 +91,9 @@ template <games::PlayableGame S>
     } else {
       search::Limits each;
       each.depth = std::max(1, main.depth - 1);
-      each.time = req.time > 0 ? std::max(0.0, req.time - clock.seconds()) /
-                                     static_cast<double>(std::max<std::size_t>(1, left + 1))
-                               : 0.0;
+      each.time = req.time > 0
+                      ? (req.time - spent) / static_cast<double>(std::max<std::size_t>(1, left + 1))
+                      : 0.0;
       each.stop = req.stop;
       const auto r = (*engine)->search(child, each, {});
       out.nodes += r.stats.nodes();

@@ -19,7 +19,9 @@
 
 namespace duel::serve {
 
-// The most an analysis may take, in seconds, and its lines.
+// The most an analysis may take, in seconds, and its lines; its engine's
+// table, held against the server's tables' budget while it runs.
+inline constexpr long long kAnalysisHashMb = 16;
 inline constexpr double kMaxAnalysisSeconds = 10.0;
 inline constexpr std::size_t kMaxAnalysisLines = 3;
 
@@ -56,32 +58,39 @@ class Analyst {
   Analyst& operator=(const Analyst&) = delete;
   ~Analyst() { stop(); }
 
-  // Stops the analysis running, if any, and starts one of `state`.
-  void start(S state, std::size_t ply, double seconds, std::size_t k, Post post) {
+  // Stops the analysis running, if any, and starts one of `state` with a
+  // table of `mb` MB, given back to `budget` when it ends.
+  void start(S state, std::size_t ply, double seconds, std::size_t k, Post post,
+             std::shared_ptr<TableBudget> budget, long long mb) {
     std::lock_guard lock(m_mutex);
     halt_locked();
     m_stop.store(false);
-    m_thread =
-        std::jthread([this, state = std::move(state), ply, seconds, k, post = std::move(post)] {
-          yield_to_pages();
-          post({{"thinking", true},
-                {"ply", ply},
-                {"position", state.to_text()},
-                {"lines", Json::array()}});
-          registry::AlgoRequest req;
-          req.time = seconds;
-          req.hash_mb = 16;
-          req.stop = &m_stop;
-          auto found = registry::top_lines(state, req, k);
-          if (!found) {
-            post({{"thinking", false},
-                  {"ply", ply},
-                  {"error", found.error()},
-                  {"lines", Json::array()}});
-            return;
-          }
-          post(analysis_json(state, ply, *found));
-        });
+    m_thread = std::jthread([this, state = std::move(state), ply, seconds, k,
+                             post = std::move(post), budget = std::move(budget), mb] {
+      yield_to_pages();
+      struct Held {
+        TableBudget& budget;
+        long long mb;
+        ~Held() { budget.release(mb); }
+      } held{*budget, mb};
+      post({{"thinking", true},
+            {"ply", ply},
+            {"position", state.to_text()},
+            {"lines", Json::array()}});
+      registry::AlgoRequest req;
+      req.time = seconds;
+      req.hash_mb = static_cast<std::size_t>(mb);
+      req.stop = &m_stop;
+      auto found = registry::top_lines(state, req, k);
+      if (!found) {
+        post({{"thinking", false},
+              {"ply", ply},
+              {"error", found.error()},
+              {"lines", Json::array()}});
+        return;
+      }
+      post(analysis_json(state, ply, *found));
+    });
   }
 
   // Stops the analysis running and waits for its thread.

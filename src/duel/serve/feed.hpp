@@ -4,9 +4,9 @@
 //
 // Why only the latest of each: a view holds the whole game (every move so
 // far), so a page that reads slowly loses nothing by skipping to the newest
-// one, and a feed never holds more than two documents however slow its page
-// is. The game posts under its own lock; the bell is rung after the feed's
-// lock is let go, so the HTTP layer may take() from inside its own.
+// one, and a feed never holds more than three documents (a view, a search,
+// an analysis) however slow its page is. The game posts under its own lock; the bell is rung after
+// the feed's lock is let go, so the HTTP layer may take() from inside its own.
 #include <functional>
 #include <mutex>
 #include <string>

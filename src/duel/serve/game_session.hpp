@@ -192,10 +192,12 @@ class GameSession final : public Session {
     if (over_locked()) return error_response(400, "the game is over");
     const std::size_t other = 1 - *holder;
     if (m_seats.program(other)) {
-      if (!program_accepts_draw(last_report_locked(other), other)) {
-        return error_response(409, fmt::format("{} ({}) declines the draw: its score says it is "
-                                               "not behind",
-                                               S::kSideNames[other], m_seats.players[other]));
+      const agents::SearchReport* last = last_report_locked(other);
+      if (!program_accepts_draw(last, other)) {
+        return error_response(
+            409, fmt::format("{} ({}) declines the draw: {}", S::kSideNames[other],
+                             m_seats.players[other],
+                             last ? "its score says it is not behind" : "it has not searched yet"));
       }
     } else if (m_draw_offer != other) {
       m_draw_offer = *holder;
@@ -231,18 +233,27 @@ class GameSession final : public Session {
       }
       state = m_states[at];
     }
+    const long long mb = m_budget->reserve(kAnalysisHashMb);
+    if (mb == 0) {
+      return error_response(503, fmt::format("the engines' tables use all of the server's {} MB: "
+                                             "stop a search, delete a game or wait",
+                                             m_budget->total()));
+    }
     // Without the game's lock: a running analysis is stopped and joined,
     // and its thread takes that lock to post.
-    m_analyst.start(*state, at, seconds, lines, [this](Json found) {
-      std::lock_guard lock(m_mutex);
-      if (m_closed) return;
-      m_analysis = std::move(found);
-      std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
-      const std::string text = m_analysis.dump();
-      for (const auto& w : m_feeds) {
-        if (auto f = w.lock()) f->post_analysis(text);
-      }
-    });
+    m_analyst.start(
+        *state, at, seconds, lines,
+        [this](Json found) {
+          std::lock_guard lock(m_mutex);
+          if (m_closed) return;
+          m_analysis = std::move(found);
+          std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+          const std::string text = m_analysis.dump();
+          for (const auto& w : m_feeds) {
+            if (auto f = w.lock()) f->post_analysis(text);
+          }
+        },
+        m_budget, mb);
     return json_response(202, Json{{"analysing", true}, {"ply", at}});
   }
 
@@ -557,6 +568,7 @@ class GameSession final : public Session {
         }
         if (m_waiting.empty()) {
           m_waiting = refused.text;
+          m_agent = m_running = m_seats.players[side];  // the view names who waits
           changed_locked();
         }
         m_wake.wait_for(lock, std::chrono::milliseconds(250),

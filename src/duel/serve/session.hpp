@@ -1,13 +1,10 @@
 #pragma once
-// One game of `duel serve`: its positions, its record, and the agent that
-// may be thinking about it on a thread of its own.
+// A game of `duel serve` as the server sees it, whatever the game (the
+// Session interface; game_session.hpp has the one implementation), and the
+// checks of the agent specs a request names.
 //
-// Why this shape: a search can take a minute, and the page polls its
-// progress and may stop it, move elsewhere or delete the game meanwhile. So
-// each game has one mutex, held only for short reads and writes (never
-// during a search); the search thread works on a copy of the position and
-// plays its move under the mutex when it is done, unless the game was
-// deleted meanwhile. Stopping is an atomic flag the search polls.
+// Why an interface: the server keeps games of every type in one map and
+// routes requests to them; each game's type stays inside its session.
 #include <array>
 #include <atomic>
 #include <chrono>

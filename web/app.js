@@ -1,12 +1,14 @@
 // Duel's page: plays and watches any game of `duel serve` through its
 // HTTP/JSON API. Every rule lives in the server: the page only matches
 // clicks against the prefixes of the view's moves[].squares.
-import { renderBoard, familyOf, sideIndex, pieceFor, escapeHtml, naturalBottom } from './board.js';
+import { renderBoard, familyOf, sideIndex, escapeHtml, naturalBottom } from './board.js';
 import { attachBoardInput } from './input.js';
+import { makeClicks } from './clicks.js';
 import { renderMoveList } from './movelist.js';
 import { api, setStatus, showError } from './api.js';
 import { agentFor, loadAgents } from './agents.js';
-import { myGameIds, setMyGameIds, renderMyGames as listMyGames, updateMyGame } from './mygames.js';
+import { myGameIds, setMyGameIds, renderMyGames as listMyGames, renderLive, updateMyGame } from './mygames.js';
+import { renderShare, seatsOf, storeSeats, takePlayLink } from './seats.js';
 import { renderPlayers, updateClocks as tickClocks, resultText } from './players.js';
 import { resetSearch, showSearch } from './search.js';
 import { clearAnalysis, showAnalysis } from './analysis.js';
@@ -97,30 +99,8 @@ async function newGame() {
 
 // ---- seats -----------------------------------------------------------------
 
-// The tokens of the sides this browser holds, by game: [first, second]
-// (null for a side it does not hold). A play link (#seat=N.TOKEN) adds one.
-const seatKey = (id) => `duel.seats.${id}`;
-function seatsOf(id) {
-  try {
-    const s = JSON.parse(localStorage.getItem(seatKey(id)) || 'null');
-    return Array.isArray(s) && s.length === 2 ? s : [null, null];
-  } catch {
-    return [null, null];
-  }
-}
 function setSeats(id, tokens) {
-  app.seats = tokens ? [...tokens] : [null, null];
-  try {
-    localStorage.setItem(seatKey(id), JSON.stringify(app.seats));
-  } catch { /* storage off: this page's only */ }
-}
-function takePlayLink(id) {
-  const m = /^#seat=([12])\.([0-9a-f]{32})$/.exec(location.hash);
-  if (!m) return;
-  const seats = seatsOf(id);
-  seats[Number(m[1]) - 1] = m[2];
-  setSeats(id, seats);
-  history.replaceState(history.state, '', location.pathname);
+  app.seats = storeSeats(id, tokens);
 }
 // A token this page holds for the game, the side to move's first.
 const anySeat = () => app.seats[sideIndex(app.view ?? { to_move: 1 })] || app.seats[0] || app.seats[1] || '';
@@ -249,26 +229,6 @@ async function deleteGame(id) {
     gone(id);
   }
   renderMyGames();
-}
-
-async function renderLive() {
-  try {
-    const live = await api('GET', '/api/live');
-    $('live').hidden = live.length === 0;
-    $('live-list').replaceChildren(...live.map((g) => {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = `/g/${encodeURIComponent(g.id)}`;
-      a.textContent = `${g.id}: ${g.game}, ${g.names.join(' – ')}, ${g.terminal ? 'over' : `move ${g.ply}`}` +
-        ` (${g.viewers} watching)`;
-      a.addEventListener('click', (e) => {
-        e.preventDefault();
-        goTo(g.id);
-      });
-      li.appendChild(a);
-      return li;
-    }));
-  } catch { /* the list is a convenience */ }
 }
 
 // ---- analysis --------------------------------------------------------------
@@ -467,72 +427,12 @@ async function go() {
 
 // ---- clicks ----------------------------------------------------------------
 
-const sameSq = (a, b) => a[0] === b[0] && a[1] === b[1];
-const keyOf = (sq) => `${sq[0]},${sq[1]}`;
-
-// The legal moves whose squares start with `prefix`.
-function matching(prefix) {
-  return (app.view?.moves || []).filter((m) =>
-    m.squares.length >= prefix.length && prefix.every((sq, i) => sameSq(sq, m.squares[i])));
-}
-
-function humanToMove() {
-  const v = app.view;
-  return v && !app.past && !app.sending && !v.terminal && !v.thinking && mine(v, sideIndex(v));
-}
-
-function onSquare(r, c) {
-  app.focus = `${r},${c}`;
-  if (app.past) {
-    goLive();  // a click on an earlier position goes back to the game
-    return;
-  }
-  if (!humanToMove()) return;
-  const sq = [r, c];
-  let sel = [...app.selection, sq];
-  if (app.selection.length && sameSq(app.selection[app.selection.length - 1], sq)) {
-    sel = app.selection.slice(0, -1);  // a second click on the last square takes it back
-  } else if (!matching(sel).length) {
-    sel = matching([sq]).length ? [sq] : [];  // start again from this square, or clear
-  }
-  app.selection = sel;
-  const cands = sel.length ? matching(sel) : [];
-  const done = cands.filter((m) => m.squares.length === sel.length);
-  if (done.length && done.length === cands.length) {
-    if (done.length === 1) {
-      playMove(done[0]);
-      return;
-    }
-    openChooser(done);
-  }
-  render();
-}
-
-function openChooser(moves) {
-  const box = $('chooser-moves');
-  box.replaceChildren();
-  const family = familyOf(app.view);
-  moves.forEach((m) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.dataset.testid = 'choice';
-    b.dataset.move = m.text;
-    // A chess promotion names its piece last: draw it beside the text.
-    const last = m.text.slice(-1);
-    const idx = sideIndex(app.view);
-    const p = family === 'chess' && /[qrbnk]/i.test(last)
-      ? pieceFor(family, idx === 0 ? last.toUpperCase() : last.toLowerCase()) : { html: '' };
-    b.innerHTML = `${p.html}<span>${escapeHtml(m.notation || m.text)}</span>`;
-    b.addEventListener('click', () => playMove(m));
-    box.appendChild(b);
-  });
-  $('chooser').hidden = false;
-  box.querySelector('button')?.focus();
-}
-
-function closeChooser() {
-  $('chooser').hidden = true;
-}
+const { matching, humanToMove, onSquare, openChooser, closeChooser, onDrop, keyOf } = makeClicks(app, {
+  mine: (v, idx) => mine(v, idx),
+  playMove: (m) => playMove(m),
+  render: () => render(),
+  goLive: () => goLive(),
+});
 
 // ---- drawing ---------------------------------------------------------------
 
@@ -645,7 +545,7 @@ function updateButtons() {
   $('draw').textContent = v?.offers?.draw && !mine(v, v.offers.draw - 1) ? 'Accept draw' : 'Offer draw';
   const asked = v?.offers?.takeback && !mine(v, v.offers.takeback - 1);
   $('undo').textContent = asked ? 'Accept takeback' : 'Undo';
-  renderShare(v);
+  renderShare(v, app.seats, (side) => giveAway(v.id, side));
   const plies = v?.history.length ?? 0;
   $('nav-first').disabled = $('nav-prev').disabled = !v || shownPly() === 0;
   $('nav-next').disabled = $('nav-live').disabled = !v || shownPly() >= plies;
@@ -727,7 +627,7 @@ function wire() {
     keys[e.key]();
   });
   setInterval(() => tickClocks(app.view, (i) => playerOf(app.view, i), app.clockAt), 100);
-  setInterval(renderLive, 5000);
+  setInterval(() => renderLive(goTo), 5000);
 }
 
 // Esc: the chooser closes, else the squares picked are dropped, else back
@@ -743,27 +643,6 @@ function escape() {
   }
 }
 
-// A piece dragged from `from` to `to`: the move with those ends (the
-// chooser when several have them: promotions, two jump paths); else as if
-// the two squares were clicked (the first landing of a longer jump).
-function onDrop(from, to) {
-  if (!humanToMove() || !to || sameSq(from, to)) {
-    render();
-    return;
-  }
-  const ends = matching([from]).filter((m) => sameSq(m.squares[m.squares.length - 1], to));
-  if (ends.length === 1) {
-    playMove(ends[0]);
-    return;
-  }
-  app.selection = [from];
-  if (ends.length > 1) {
-    openChooser(ends);
-    render();
-    return;
-  }
-  onSquare(...to);
-}
 
 // The page opens on a board: the last game this browser made if the server
 // still has it, else a new game of the first kind (a person against the
@@ -791,30 +670,6 @@ function gameInPath() {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
-// The links that give a person's seat of the open game to someone else.
-function renderShare(v) {
-  const box = $('share');
-  const sides = v?.seated ? [0, 1].filter((i) => holds(i) && v.agents[i] === 'human') : [];
-  box.hidden = !v || v.terminal || sides.length === 0;
-  if (box.hidden) return;
-  const base = `${location.origin}/g/${encodeURIComponent(v.id)}`;
-  $('share-watch').value = base;
-  $('share-play').replaceChildren(...sides.map((i) => {
-    const label = document.createElement('label');
-    label.textContent = `To play ${v.players[i]}: `;
-    const input = document.createElement('input');
-    input.readOnly = true;
-    input.dataset.testid = `play-link-${i + 1}`;
-    input.value = `${base}#seat=${i + 1}.${app.seats[i]}`;
-    input.addEventListener('focus', () => input.select());
-    // A link copied is a seat given away: this page no longer plays that
-    // side (so its takebacks and draws are the other person's to accept).
-    input.addEventListener('copy', () => giveAway(v.id, i));
-    label.appendChild(input);
-    return label;
-  }));
-}
-
 function giveAway(id, side) {
   if (app.view?.id !== id || !app.seats[side]) return;
   const seats = [...app.seats];
@@ -835,7 +690,7 @@ async function start() {
   try {
     await loadGames();
     await firstBoard();
-    renderLive();
+    renderLive(goTo);
   } catch (e) {
     document.body.dataset.phase = 'idle';
     showError(e);

@@ -61,3 +61,24 @@ export async function renderMyGames(current, { open: onOpen, del: onDelete }) {
     return li;
   }));
 }
+
+// "Live games": every game the server holds, to watch; `onOpen(id)` opens one.
+export async function renderLive(onOpen) {
+  try {
+    const live = await api('GET', '/api/live');
+    $('live').hidden = live.length === 0;
+    $('live-list').replaceChildren(...live.map((g) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = `/g/${encodeURIComponent(g.id)}`;
+      a.textContent = `${g.id}: ${g.game}, ${g.names.join(' – ')}, ${g.terminal ? 'over' : `move ${g.ply}`}` +
+        ` (${g.viewers} watching)`;
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        onOpen(g.id);
+      });
+      li.appendChild(a);
+      return li;
+    }));
+  } catch { /* the list is a convenience */ }
+}

@@ -36,9 +36,9 @@ class GameSession final : public Session, GameBase<S> {
   using Base::m_failure;
   using Base::m_feeds;
   using Base::m_id;
+  using Base::m_made;
   using Base::m_moves;
   using Base::m_mutex;
-  using Base::m_made;
   using Base::m_names;
   using Base::m_paused;
   using Base::m_progress;
@@ -78,10 +78,10 @@ class GameSession final : public Session, GameBase<S> {
   // A recorded game's moves (an imported PGN or PDN), played before the game
   // is shown to anyone; `ending` is the record's result where the rules do
   // not end the game (a resignation, an agreed draw).
-  void load(const std::vector<Move>& moves, std::optional<EarlyEnd> ending) {
+  void load(const std::vector<Move>& moves, const std::optional<EarlyEnd>& ending) {
     std::lock_guard lock(m_mutex);
     for (const Move& m : moves) play_locked(m, 0.0, std::nullopt);
-    if (!m_states.back().is_terminal()) m_ending = std::move(ending);
+    if (!m_states.back().is_terminal()) m_ending = ending;
   }
   GameSession(const GameSession&) = delete;
   GameSession& operator=(const GameSession&) = delete;

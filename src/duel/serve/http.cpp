@@ -95,7 +95,7 @@ struct StreamLink {
     }
     self.ping = false;
     const std::size_t n = std::min(max, self.out.size() - self.sent);
-    std::memcpy(buf, self.out.data() + self.sent, n);
+    std::copy_n(self.out.data() + self.sent, n, buf);
     self.sent += n;
     self.last = Clock::now();
     return static_cast<ssize_t>(n);

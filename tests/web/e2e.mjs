@@ -16,85 +16,17 @@
 // node_modules: run scripts/setup-node.sh). $DUEL_CHROMIUM overrides /usr/bin/chromium;
 // $DUEL_WEB_ROOT=web serves the page from disk instead of the copy built
 // into the binary (page development without a rebuild).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const SKIP = 77;
-const STEP_MS = 60_000;  // the longest wait for one thing to appear
+import {
+  STEP_MS, Failure, check, clickFirstMove, runCase, setup, sqSel, startServer, stopServer, waitTurn,
+} from './support.mjs';
 
-function skip(why) {
-  console.log(`SKIP: ${why}`);
-  process.exit(SKIP);
-}
-
-class Failure extends Error {}
-function check(cond, what) {
-  if (!cond) throw new Failure(what);
-}
-
-// ---- setup -----------------------------------------------------------------
-
-const duelBin = process.argv[2];
-if (!duelBin || !existsSync(duelBin)) {
-  console.error(`usage: node e2e.mjs DUEL_BIN [OUTDIR] (no duel binary at '${duelBin ?? ''}')`);
-  process.exit(1);
-}
-const chromiumPath = process.env.DUEL_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  skip(`no Chromium at ${chromiumPath} (apt-get install chromium, or bash scripts/setup-node.sh)`);
-}
-let chromium;
-try {
-  ({ chromium } = await import(join(here, 'node_modules', 'playwright-core', 'index.mjs')));
-} catch {
-  skip(`playwright-core is not installed in ${here}/node_modules (bash scripts/setup-node.sh)`);
-}
-const outDir = resolve(process.argv[3] || process.env.DUEL_E2E_OUT || mkdtempSync(join(tmpdir(), 'duel-e2e-')));
-mkdirSync(outDir, { recursive: true });
-
-// Starts `duel serve --port 0` and resolves to its base URL.
-function startServer() {
-  const args = ['serve', '--port', '0'];
-  if (process.env.DUEL_WEB_ROOT) args.push('--web-root', process.env.DUEL_WEB_ROOT);
-  const proc = spawn(duelBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (d) => { stderr += d; });
-  const url = new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Failure(`duel serve printed no listening line in 20 s; stderr: ${stderr}`)), 20_000);
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = /^duel serve: listening on (http:\/\/\S+?)\/?$/.exec(line.trim());
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      rej(new Failure(`duel serve exited (status ${code}) before listening; stderr: ${stderr}`));
-    });
-  });
-  return { proc, url, stderr: () => stderr };
-}
+const { duelBin, chromium, chromiumPath, outDir } = await setup('e2e.mjs');
 
 // ---- page helpers ------------------------------------------------------------
 
-const sqSel = (r, c) => `#board .sq[data-square="${r},${c}"]`;
 
-// Waits until the page is ready for a person (phase human) or the game is over.
-async function waitTurn(page) {
-  await page.waitForFunction(() => {
-    const p = document.body.dataset.phase;
-    return p === 'human' || p === 'over' || document.querySelector('#status.error');
-  }, null, { timeout: STEP_MS });
-  const err = await page.$eval('#status', (s) => (s.classList.contains('error') ? s.textContent : ''));
-  check(!err, `the page shows an error: ${err}`);
-  return page.$eval('body', (b) => b.dataset.phase);
-}
 
 async function historyLength(page) {
   return page.$$eval('#history .mv', (l) => l.length);
@@ -116,31 +48,6 @@ async function newGame(page, { game, spec, position = '', first, second }) {
                              old, { timeout: STEP_MS });
 }
 
-// Plays the first legal move by clicks: the first square marked as a move's
-// start, then the first target while the move goes on, then the first
-// choice if the page asks. Returns the squares clicked.
-async function clickFirstMove(page) {
-  const before = await historyLength(page);
-  const clicked = [];
-  const start = await page.$('#board .sq.can-move');
-  check(start, 'a person is to move but no square is marked as a move start');
-  clicked.push(await start.getAttribute('data-square'));
-  await start.click();
-  for (let i = 0; i < 20; i++) {
-    if ((await historyLength(page)) > before || (await page.$eval('body', (b) => b.dataset.phase)) !== 'human') break;
-    if (await page.isVisible('#chooser')) {
-      await page.click('#chooser-moves button');
-      break;
-    }
-    const target = await page.$('#board .sq.target');
-    if (!target) break;
-    clicked.push(await target.getAttribute('data-square'));
-    await target.click();
-  }
-  await page.waitForFunction((n) => document.querySelectorAll('#history .mv').length > n ||
-                                    document.querySelector('#status.error'), before, { timeout: STEP_MS });
-  return clicked;
-}
 
 // Downloads the record behind a link of the page (from inside the page).
 async function record(page, id) {
@@ -536,7 +443,7 @@ async function startAndPhone(browser, base) {
 
 // ---- main --------------------------------------------------------------------
 
-const server = startServer();
+const server = startServer(duelBin);
 let browser;
 let status = 0;
 try {
@@ -555,19 +462,11 @@ try {
                              ['promotion', promotion], ['board-input', boardInput], ['move-list', moveList],
                              ['checkers', checkers], ['nqueens', nqueens], ['live-search', liveSearch],
                              ['kcell-pass', kcellPass], ['watch', watchAndError]]) {
-    const t0 = Date.now();
-    try {
-      const what = await run(page);
-      check(!pageErrors.length, `errors in the page: ${pageErrors.join(' | ')}`);
-      console.log(`ok   ${name}: ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    } catch (e) {
-      status = 1;
-      console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
-      if (!(e instanceof Failure)) console.error(e.stack);
+    const passed = await runCase(name, () => run(page), pageErrors, async () => {
       await page.screenshot({ path: join(outDir, `${name}-failure.png`) }).catch(() => {});
-      const st = await page.textContent('#status').catch(() => '?');
-      console.log(`     status line: ${st}`);
-    }
+      console.log(`     status line: ${await page.textContent('#status').catch(() => '?')}`);
+    });
+    if (!passed) status = 1;
   }
 } catch (e) {
   status = 1;
@@ -575,27 +474,6 @@ try {
 } finally {
   if (browser) await browser.close().catch(() => {});
 }
-// The server stops cleanly on SIGTERM (status 0; under ASan also no report).
-if (server.proc.exitCode === null && server.proc.signalCode === null) {
-  const exited = new Promise((res) => server.proc.once('exit', (code, sig) => res({ code, sig })));
-  server.proc.kill('SIGTERM');
-  const timeout = new Promise((res) => setTimeout(() => res(null), 15_000));
-  const end = await Promise.race([exited, timeout]);
-  if (!end) {
-    server.proc.kill('SIGKILL');
-    status = 1;
-    console.log('FAIL server: duel serve did not exit within 15 s of SIGTERM');
-  } else if (end.code !== 0) {
-    status = 1;
-    console.log(`FAIL server: duel serve ended with status ${end.code} signal ${end.sig} on SIGTERM; ` +
-                `stderr: ${server.stderr().slice(-2000)}`);
-  } else {
-    console.log('ok   server: exit status 0 on SIGTERM');
-  }
-} else {
-  status = 1;
-  console.log(`FAIL server: duel serve died during the test (status ${server.proc.exitCode}, ` +
-              `signal ${server.proc.signalCode}); stderr: ${server.stderr().slice(-2000)}`);
-}
+if (!(await stopServer(server))) status = 1;
 console.log(status === 0 ? 'web.e2e: all cases passed' : 'web.e2e: FAILED');
 process.exit(status);

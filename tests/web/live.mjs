@@ -16,70 +16,14 @@
 // (FAIL line; screenshots NAME-failure-N.png); 77: skipped (no Chromium or no
 // node_modules: run scripts/setup-node.sh). $DUEL_CHROMIUM overrides
 // /usr/bin/chromium; $DUEL_WEB_ROOT=web serves the page from disk.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const SKIP = 77;
-const STEP_MS = 60_000;  // the longest wait for one thing to appear
+import {
+  STEP_MS, check, clickFirstMove, runCase, setup, sqSel, startServer, stopServer, waitTurn,
+} from './support.mjs';
+
+const { duelBin, chromium, chromiumPath, outDir } = await setup('live.mjs');
 const DELIVERY_MS = 1000;  // a move reaches a watching page within this
-
-function skip(why) {
-  console.log(`SKIP: ${why}`);
-  process.exit(SKIP);
-}
-class Failure extends Error {}
-function check(cond, what) {
-  if (!cond) throw new Failure(what);
-}
-
-// ---- setup -----------------------------------------------------------------
-
-const duelBin = process.argv[2];
-if (!duelBin || !existsSync(duelBin)) {
-  console.error(`usage: node live.mjs DUEL_BIN [OUTDIR] (no duel binary at '${duelBin ?? ''}')`);
-  process.exit(1);
-}
-const chromiumPath = process.env.DUEL_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  skip(`no Chromium at ${chromiumPath} (apt-get install chromium, or bash scripts/setup-node.sh)`);
-}
-let chromium;
-try {
-  ({ chromium } = await import(join(here, 'node_modules', 'playwright-core', 'index.mjs')));
-} catch {
-  skip(`playwright-core is not installed in ${here}/node_modules (bash scripts/setup-node.sh)`);
-}
-const outDir = resolve(process.argv[3] || process.env.DUEL_E2E_OUT || mkdtempSync(join(tmpdir(), 'duel-live-')));
-mkdirSync(outDir, { recursive: true });
-
-// Starts `duel serve --port 0` and resolves to its base URL.
-function startServer() {
-  const args = ['serve', '--port', '0'];
-  if (process.env.DUEL_WEB_ROOT) args.push('--web-root', process.env.DUEL_WEB_ROOT);
-  const proc = spawn(duelBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (d) => { stderr += d; });
-  const url = new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Failure(`duel serve printed no listening line in 20 s; stderr: ${stderr}`)), 20_000);
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = /^duel serve: listening on (http:\/\/\S+?)\/?$/.exec(line.trim());
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      rej(new Failure(`duel serve exited (status ${code}) before listening; stderr: ${stderr}`));
-    });
-  });
-  return { proc, url, stderr: () => stderr };
-}
 
 // ---- pages -------------------------------------------------------------------
 
@@ -122,18 +66,9 @@ const shows = (page, { id = null, not = null } = {}) => page.waitForFunction(([w
          g && (want ? g === want : g !== was);
 }, [id, not], { timeout: STEP_MS });
 
-const sqSel = (r, c) => `#board .sq[data-square="${r},${c}"]`;
 const gameId = (page) => page.$eval('body', (b) => b.dataset.gameId || '');
 const statusText = async (page) => (await page.textContent('#status')).trim();
 
-// Waits until the page is ready for a person (phase human) or the game is over.
-async function waitTurn(page) {
-  await page.waitForFunction(() => ['human', 'over'].includes(document.body.dataset.phase) ||
-                                   document.querySelector('#status.error'), null, { timeout: STEP_MS });
-  const err = await page.$eval('#status', (s) => (s.classList.contains('error') ? s.textContent : ''));
-  check(!err, `the page shows an error: ${err}`);
-  return page.$eval('body', (b) => b.dataset.phase);
-}
 
 // The moves in the list (buttons: not the "…" before a second player's first).
 const historyLength = (page) => page.$$eval('#history button.mv', (l) => l.length);
@@ -154,29 +89,6 @@ async function newGame(page, { game, spec, position = '', first, second, delay =
   return gameId(page);
 }
 
-// Plays the first legal move by clicks: the first square marked as a move's
-// start, then the first target while the move goes on, then the first
-// choice if the page asks. Returns once the move list grew or the status
-// line shows an error.
-async function clickFirstMove(page) {
-  const before = await historyLength(page);
-  const start = await page.$('#board .sq.can-move');
-  check(start, 'a person is to move but no square is marked as a move start');
-  await start.click();
-  for (let i = 0; i < 20; i++) {
-    // Played: the list grew, or the move is on its way (phase sending).
-    if ((await historyLength(page)) > before || (await page.$eval('body', (b) => b.dataset.phase)) === 'sending') break;
-    if (await page.isVisible('#chooser')) {
-      await page.click('#chooser-moves button');
-      break;
-    }
-    const target = await page.$('#board .sq.target');
-    if (!target) break;
-    await target.click();
-  }
-  await page.waitForFunction((n) => document.querySelectorAll('#history button.mv').length > n ||
-                                    document.querySelector('#status.error'), before, { timeout: STEP_MS });
-}
 
 // Notes in the page when its move list first holds each number of moves
 // (Date.now(), the same clock in every page of the browser).
@@ -529,7 +441,7 @@ async function analysisOfAnImport(browser, base) {
 
 // ---- main --------------------------------------------------------------------
 
-const server = startServer();
+const server = startServer(duelBin);
 let browser;
 let status = 0;
 try {
@@ -540,21 +452,14 @@ try {
                              ['new-game-second-tab', newGameSecondTab], ['checkers-sides', checkersSides],
                              ['resign-and-draw', resignAndDraw], ['both-seats', bothSeats],
                              ['analysis-of-an-import', analysisOfAnImport]]) {
-    const t0 = Date.now();
     [pages, contexts, pageErrors] = [[], [], []];
-    try {
-      const what = await run(browser, base);
-      check(!pageErrors.length, `errors in the page: ${pageErrors.join(' | ')}`);
-      console.log(`ok   ${name}: ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    } catch (e) {
-      status = 1;
-      console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
-      if (!(e instanceof Failure)) console.error(e.stack);
+    const passed = await runCase(name, () => run(browser, base), pageErrors, async () => {
       for (const [i, { name: who, page }] of pages.entries()) {
         await page.screenshot({ path: join(outDir, `${name}-failure-${i + 1}.png`) }).catch(() => {});
         console.log(`     ${who}'s status line: ${await page.textContent('#status').catch(() => '?')}`);
       }
-    }
+    });
+    if (!passed) status = 1;
     for (const ctx of contexts) await ctx.close().catch(() => {});
   }
 } catch (e) {
@@ -563,21 +468,6 @@ try {
 } finally {
   if (browser) await browser.close().catch(() => {});
 }
-// The server stops cleanly on SIGTERM (status 0; under ASan also no report).
-if (server.proc.exitCode === null && server.proc.signalCode === null) {
-  const exited = new Promise((res) => server.proc.once('exit', (code, sig) => res({ code, sig })));
-  server.proc.kill('SIGTERM');
-  const end = await Promise.race([exited, new Promise((res) => setTimeout(() => res(null), 15_000))]);
-  if (!end) server.proc.kill('SIGKILL');
-  if (end?.code !== 0) status = 1;
-  console.log(!end ? 'FAIL server: duel serve did not exit within 15 s of SIGTERM'
-    : end.code !== 0 ? `FAIL server: duel serve ended with status ${end.code} signal ${end.sig} on SIGTERM; ` +
-                       `stderr: ${server.stderr().slice(-2000)}`
-      : 'ok   server: exit status 0 on SIGTERM');
-} else {
-  status = 1;
-  console.log(`FAIL server: duel serve died during the test (status ${server.proc.exitCode}, ` +
-              `signal ${server.proc.signalCode}); stderr: ${server.stderr().slice(-2000)}`);
-}
+if (!(await stopServer(server))) status = 1;
 console.log(status === 0 ? 'web.live: all cases passed' : 'web.live: FAILED');
 process.exit(status);

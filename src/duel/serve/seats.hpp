@@ -6,39 +6,32 @@
 //
 // Why tokens per side, not per game: a person can hand one seat of a game
 // between two people to a friend (the play link) and keep the other.
-#include <sys/random.h>
+#include <sodium.h>
 
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <fmt/format.h>
-
 namespace duel::serve {
 
-// 128 random bits as 32 hex digits (the kernel's getrandom).
+// 128 random bits as 32 hex digits (libsodium's randombytes_buf).
 [[nodiscard]] inline std::string random_token() {
+  static const int ready = sodium_init();  // once; thread-safe
+  if (ready < 0) throw std::runtime_error("libsodium cannot start: no system randomness");
   std::array<unsigned char, 16> bytes{};
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const auto n = getrandom(bytes.data() + got, bytes.size() - got, 0);
-    if (n > 0) got += static_cast<std::size_t>(n);
-  }
-  std::string out;
-  for (const unsigned char b : bytes) out += fmt::format("{:02x}", b);
-  return out;
+  randombytes_buf(bytes.data(), bytes.size());
+  std::array<char, 2 * 16 + 1> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), bytes.data(), bytes.size());
+  return std::string(hex.data(), 2 * bytes.size());
 }
 
-// Equal strings, in a time that does not depend on where they differ.
+// Equal strings, in a time that does not depend on where they differ
+// (libsodium's sodium_memcmp; the lengths are not secret).
 [[nodiscard]] inline bool same_token(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  }
-  return diff == 0;
+  return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 struct Seats {

@@ -68,11 +68,7 @@ class Analyst {
     m_thread = std::jthread([this, state = std::move(state), ply, seconds, k,
                              post = std::move(post), budget = std::move(budget), mb] {
       yield_to_pages();
-      struct Held {
-        TableBudget& budget;
-        long long mb;
-        ~Held() { budget.release(mb); }
-      } held{*budget, mb};
+      const HeldTable held{*budget, mb};
       post({{"thinking", true},
             {"ply", ply},
             {"position", state.to_text()},

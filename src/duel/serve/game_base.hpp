@@ -103,16 +103,28 @@ class GameBase {
     return std::chrono::duration<double>(Clock::now() - from).count();
   }
 
+  // Drops the feeds of pages gone away.
+  void prune_feeds_locked() {
+    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+  }
+
+  // One document to every watching page through `post` (Feed::post_view,
+  // ...); `text()` is made once, and only if a page watches.
+  template <class Text>
+  void post_locked(void (Feed::*post)(std::string), Text text) {
+    prune_feeds_locked();
+    if (m_feeds.empty()) return;
+    const std::string made = text();
+    for (const auto& w : m_feeds) {
+      if (auto f = w.lock()) ((*f).*post)(made);
+    }
+  }
+
   // Something every page must see happened: the live view to every feed.
   void changed_locked() {
     ++m_version;
     m_at = wall_ms();
-    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
-    if (m_feeds.empty()) return;
-    const std::string text = view_locked(m_moves.size()).dump();
-    for (const auto& w : m_feeds) {
-      if (auto f = w.lock()) f->post_view(text);
-    }
+    post_locked(&Feed::post_view, [&] { return view_locked(m_moves.size()).dump(); });
   }
 
   // The search's progress to every feed, at most every 100 ms unless `now`.
@@ -120,12 +132,7 @@ class GameBase {
     const auto t = Clock::now();
     if (!now && t - m_search_posted < std::chrono::milliseconds(100)) return;
     m_search_posted = t;
-    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
-    if (m_feeds.empty()) return;
-    const std::string text = search_locked().dump();
-    for (const auto& w : m_feeds) {
-      if (auto f = w.lock()) f->post_search(text);
-    }
+    post_locked(&Feed::post_search, [&] { return search_locked().dump(); });
   }
 
   Json search_locked() const {

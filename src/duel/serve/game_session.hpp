@@ -56,7 +56,9 @@ class GameSession final : public Session, GameBase<S> {
   using Base::not_seated;
   using Base::over_locked;
   using Base::play_locked;
+  using Base::post_locked;
   using Base::post_search_locked;
+  using Base::prune_feeds_locked;
   using Base::record_locked;
   using Base::refuse_locked;
   using Base::search_locked;
@@ -272,9 +274,7 @@ class GameSession final : public Session, GameBase<S> {
     }
     const long long mb = m_budget->reserve(kAnalysisHashMb);
     if (mb == 0) {
-      return error_response(503, fmt::format("the engines' tables use all of the server's {} MB: "
-                                             "stop a search, delete a game or wait",
-                                             m_budget->total()));
+      return error_response(503, m_budget->full());
     }
     // Without the game's lock: a running analysis is stopped and joined,
     // and its thread takes that lock to post.
@@ -284,11 +284,7 @@ class GameSession final : public Session, GameBase<S> {
           std::lock_guard lock(m_mutex);
           if (m_closed) return;
           m_analysis = std::move(found);
-          std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
-          const std::string text = m_analysis.dump();
-          for (const auto& w : m_feeds) {
-            if (auto f = w.lock()) f->post_analysis(text);
-          }
+          post_locked(&Feed::post_analysis, [&] { return m_analysis.dump(); });
         },
         m_budget, mb);
     return json_response(202, Json{{"analysing", true}, {"ply", at}});
@@ -314,7 +310,7 @@ class GameSession final : public Session, GameBase<S> {
       feed->end();
       return feed;
     }
-    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    prune_feeds_locked();
     m_feeds.push_back(feed);
     feed->post_view(view_locked(m_moves.size()).dump());
     if (!m_agent.empty()) feed->post_search(search_locked().dump());
@@ -323,7 +319,7 @@ class GameSession final : public Session, GameBase<S> {
 
   Json summary() override {
     std::lock_guard lock(m_mutex);
-    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    prune_feeds_locked();
     return {{"id", m_id},
             {"game", m_states.front().spec()},
             {"names", m_names},
@@ -367,7 +363,7 @@ class GameSession final : public Session, GameBase<S> {
 
   std::optional<Clock::time_point> idle_from() override {
     std::lock_guard lock(m_mutex);
-    std::erase_if(m_feeds, [](const auto& w) { return w.expired(); });
+    prune_feeds_locked();
     if (m_thinking || !m_feeds.empty()) return std::nullopt;
     return m_used;
   }
@@ -412,9 +408,7 @@ class GameSession final : public Session, GameBase<S> {
       const long long want = table_mb(spec);
       out.held = m_budget->reserve(want);
       if (want > 0 && out.held == 0) {
-        return Refusal{503, fmt::format("the engines' tables use all of the server's {} MB: stop "
-                                        "a search, delete a game or wait",
-                                        m_budget->total())};
+        return Refusal{503, m_budget->full()};
       }
       if (out.held < want) run = with_table(spec, out.held);
       std::istringstream no_input;
@@ -545,11 +539,7 @@ class GameSession final : public Session, GameBase<S> {
   // table) is freed after the lock is let go, and then its MB given back.
   void think(std::unique_ptr<agents::Agent<S>> agent_in, long long held) {
     // Destroyed in reverse: the agent first, then its MB released.
-    struct Held {
-      TableBudget& budget;
-      long long mb;
-      ~Held() { budget.release(mb); }
-    } table{*m_budget, held};
+    HeldTable table{*m_budget, held};
     std::unique_ptr<agents::Agent<S>> agent = std::move(agent_in);
     S state = [&] {
       std::lock_guard lock(m_mutex);

@@ -110,16 +110,21 @@ Result<Seats> seats_of(const Json& body, const registry::AnyGame& start) {
   return seats;
 }
 
+// The optional `ply` of a move or an analysis: the moves played before it.
+Result<std::optional<long long>> ply_field(const Json& body) {
+  const auto it = body.find("ply");
+  if (it == body.end() || it->is_null()) return std::optional<long long>{};
+  if (!it->is_number_integer() || it->get<long long>() < 0) {
+    return fail("\"ply\" must be the number of moves played (0, 1, ...)");
+  }
+  return std::optional(it->get<long long>());
+}
+
 // `POST .../analyse`: {"ply"?, "time"? (seconds, default 2), "lines"? (1..3,
 // default 3)}.
 Response analyse(const Json& body, Session& game, const std::string& seat) {
-  std::optional<long long> ply;
-  if (const auto it = body.find("ply"); it != body.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<long long>() < 0) {
-      return error_response(400, "\"ply\" must be a number of moves (0, 1, ...)");
-    }
-    ply = it->get<long long>();
-  }
+  auto ply = ply_field(body);
+  if (!ply) return error_response(400, ply.error());
   double seconds = 2.0;
   if (const auto it = body.find("time"); it != body.end() && !it->is_null()) {
     if (!it->is_number() || !(it->get<double>() >= 0.05) ||
@@ -137,7 +142,7 @@ Response analyse(const Json& body, Session& game, const std::string& seat) {
     }
     lines = it->get<std::size_t>();
   }
-  return game.analyse(ply, seconds, lines, seat);
+  return game.analyse(*ply, seconds, lines, seat);
 }
 
 // Why a record's text is refused before it is read: a control character
@@ -422,14 +427,9 @@ Response Server::game_api(const Request& r, const std::shared_ptr<Session>& game
   auto text = string_field(*body, key, true);
   if (!text) return error_response(400, text.error());
   if (action == "agent") return game->start_agent(**text);
-  std::optional<long long> ply;
-  if (const auto it = body->find("ply"); it != body->end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<long long>() < 0) {
-      return error_response(400, "\"ply\" must be the number of moves played (0, 1, ...)");
-    }
-    ply = it->get<long long>();
-  }
-  return game->move(**text, ply, seat);
+  auto ply = ply_field(*body);
+  if (!ply) return error_response(400, ply.error());
+  return game->move(**text, *ply, seat);
 }
 
 Response Server::create(const Request& r) {

@@ -1,6 +1,9 @@
 #pragma once
 #include <algorithm>
 #include <mutex>
+#include <string>
+
+#include <fmt/format.h>
 
 namespace duel::serve {
 
@@ -41,12 +44,29 @@ class TableBudget {
     ++m_kept_left;
   }
   [[nodiscard]] long long total() const { return m_total; }
+  // The 503 line when not even 1 MB is left.
+  [[nodiscard]] std::string full() const {
+    return fmt::format(
+        "the engines' tables use all of the server's {} MB: stop a search, delete a game or wait",
+        m_total);
+  }
 
  private:
   std::mutex m_mutex;
   const long long m_total;
   long long m_used = 0;
   int m_kept_left;
+};
+
+// MB of `budget` held by a search while it lives, given back when it ends
+// (after what is declared after it, the agent and its table, is freed).
+struct HeldTable {
+  TableBudget& budget;
+  long long mb;
+  HeldTable(TableBudget& b, long long held) : budget(b), mb(held) {}
+  HeldTable(const HeldTable&) = delete;
+  HeldTable& operator=(const HeldTable&) = delete;
+  ~HeldTable() { budget.release(mb); }
 };
 
 }  // namespace duel::serve

@@ -48,6 +48,7 @@ Command add_task(CLI::App& app);
 Command add_egdb(CLI::App& app);
 Command add_positions(CLI::App& app);
 Command add_box(CLI::App& app);
+Command add_course(CLI::App& app);
 
 // Prints "duel: <message>" on one line and returns exit status 2.
 // --scheduler and --worker-duel, as every command that runs on a Dask

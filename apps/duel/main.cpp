@@ -34,6 +34,7 @@ constexpr Entry kCommands[] = {
     {"soak", duel::cli::add_soak},           {"tournament", duel::cli::add_tournament},
     {"task", duel::cli::add_task},           {"egdb", duel::cli::add_egdb},
     {"positions", duel::cli::add_positions}, {"box", duel::cli::add_box},
+    {"course", duel::cli::add_course},
 };
 
 // The checkers endgame tables the engine probes: the directory DUEL_EGDB

@@ -26,7 +26,9 @@ starts at 0, except that when the board follows from this module's previous
 answer by one Black move, the clock carries on from there.
 
 ``python3 -m duel.cs3243 grade AB.py`` grades any such file against the
-hand-out's five opponents (``duel.cs3243.grader``; docs/python.md).
+hand-out's five opponents (``duel.cs3243.grader``; docs/python.md);
+``python3 -m duel.cs3243 match A.py B.py --out DIR`` plays two such files
+against each other, Black's shown its positions mirrored (``duel.cs3243.match``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """``python3 -m duel.cs3243 grade AB.py [--games 10] [--seed S] [--time-limit T] [--config F] [--memory MIB] [--no-sandbox] [--json]``:
 the hand-out's grading of a student's ``studentAgent`` (duel.cs3243.grader).
+``class SUBMISSIONS --out DIR`` grades a folder of them (duel.cs3243.classroom);
+``match A.py B.py --out DIR [--games 2] [--names A,B]`` plays two files against
+each other, colours alternating, and writes DIR/results.json (duel.cs3243.match).
 
 Prints the rubric table (win-or-draw rate against each of the five opponents,
 pass/fail against the hand-out's bar, marks out of 10) and the reason of every
@@ -24,6 +27,7 @@ from . import TIME_LIMIT
 from .classroom import find_submissions, grade_class
 from .grader import (MEMORY_MIB, MEMORY_RANGE, OPPONENTS, GameRecord, Opponent, SandboxError,
                      StudentFileError, grade_file)
+from .match import match_files, write_results
 
 PROG = "python3 -m duel.cs3243"
 
@@ -40,12 +44,17 @@ def _add_grading_options(p: argparse.ArgumentParser) -> None:
     """The options `grade` and `class` share: how each student is graded."""
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="games against each opponent (default 10, the hand-out's)")
+    p.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
+                   help="play only this opponent (repeatable; default all five)")
+    _add_run_options(p)
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """The options `grade`, `class` and `match` share: how a student's file runs."""
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed for the opponents and Python's random (default 0)")
     p.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="T",
                    help=f"seconds a move, over it loses (default {TIME_LIMIT:g}; 0 = none)")
-    p.add_argument("--opponent", action="append", choices=[o.spec for o in OPPONENTS],
-                   help="play only this opponent (repeatable; default all five)")
     p.add_argument("--config", metavar="FILE",
                    help="the configuration file the student's code gets a copy of in "
                         "sys.argv[1] (default the course's, RULES.md §6b)")
@@ -91,6 +100,24 @@ def _parser() -> argparse.ArgumentParser:
                    help="students graded at once, each in its own process (default 1)")
     c.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_grading_options(c)
+    m = sub.add_parser(
+        "match",
+        help="play two files defining studentAgent(gameboard) against each other",
+        description=(
+            "Plays N games between the studentAgent of A and of B, colours alternating (A "
+            "is White in games 0, 2, ...), Black's player shown the position mirrored so "
+            "that it moves White as the hand-out's interface does; each file runs in its "
+            "own box as `grade` runs one. Writes OUT/results.json and prints the score."
+        ),
+    )
+    m.add_argument("file_a", metavar="A", help="the first player's file, e.g. alice/AB.py")
+    m.add_argument("file_b", metavar="B", help="the second player's file, e.g. bob/AB.py")
+    m.add_argument("--out", required=True, metavar="DIR", help="where results.json goes")
+    m.add_argument("--games", type=int, default=2, metavar="N",
+                   help="games in all, colours alternating (default 2)")
+    m.add_argument("--names", metavar="NAME_A,NAME_B",
+                   help="the players' names (default each file's folder's name)")
+    _add_run_options(m)
     return p
 
 
@@ -102,7 +129,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--games must be at least 1, not {args.games}")
     if not args.time_limit >= 0:
         parser.error(f"--time-limit must be 0 or more seconds, not {args.time_limit:g}")
-    opponents = [o for o in OPPONENTS if not args.opponent or o.spec in args.opponent]
+    chosen = getattr(args, "opponent", None)
+    opponents = [o for o in OPPONENTS if not chosen or o.spec in chosen]
     if args.memory is not None and args.no_sandbox:
         parser.error("--memory is the box's limit; with --no-sandbox there is none")
     if args.memory is not None and not MEMORY_RANGE[0] <= args.memory <= MEMORY_RANGE[1]:
@@ -117,6 +145,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             parser.error(f"--config {args.config}: cannot read it ({e.strerror or e})")
     if args.command == "class":
         return _run_class(parser, args, opponents)
+    if args.command == "match":
+        return _run_match(parser, args)
 
     def progress(record: GameRecord) -> None:
         if args.verbose:
@@ -176,6 +206,38 @@ def _run_class(parser: argparse.ArgumentParser, args: argparse.Namespace,
         elo = "" if s["elo"] is None else f"  Elo {s['elo']:g}"
         print(f"{s['rank']:>3}. {s['name']:<24} {float(s['points']):>6.2f}{elo}")
     print(f"results: {out}/results.json, results.csv, index.html, grades.md, journal.jsonl")
+    return 0
+
+
+def _run_match(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`match`: the games, OUT/results.json, the one-line score on stdout."""
+    out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out}: not a folder")
+    names = None
+    if args.names is not None:
+        names = tuple(n.strip() for n in args.names.split(","))
+        if len(names) != 2 or not all(names) or names[0] == names[1]:
+            parser.error(f"--names must be two different names, NAME_A,NAME_B, not {args.names!r}")
+    for f in (args.file_a, args.file_b):
+        if not pathlib.Path(f).is_file():
+            parser.error(f"{f}: {'not a file' if pathlib.Path(f).exists() else 'no such file'}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # before the games: a bad --out fails now
+    except OSError as e:
+        parser.error(f"--out {out}: cannot make the folder ({e.strerror or e})")
+    try:
+        result = match_files(args.file_a, args.file_b, names=names, games=args.games,
+                             seed=args.seed, time_limit=args.time_limit,
+                             sandbox=not args.no_sandbox, memory=args.memory,
+                             config=args.config_text)
+    except (ValueError, SandboxError) as e:  # StudentFileError, names that are the same
+        parser.error(" ".join(str(e).split()))
+    try:
+        path = write_results(result, out)
+    except OSError as e:
+        parser.error(f"--out {out}: cannot write results.json ({e.strerror or e})")
+    print(f"{result.summary()}; results: {path}")
     return 0
 
 

@@ -133,24 +133,10 @@ OPPONENTS: Tuple[Opponent, ...] = (
 )
 
 
-
-
-
-
-
-
 class StudentFileError(ValueError):
     """The student's file cannot be graded: missing, not a file, or no callable
     studentAgent. (An exception while importing it is graded instead: every game
     lost.)"""
-
-
-
-
-
-
-
-
 
 
 @dataclasses.dataclass
@@ -343,12 +329,6 @@ def load_student(path: "str | pathlib.Path") -> Tuple[Optional[Callable[..., obj
 _exception_text = _child.exception_text
 
 
-
-
-
-
-
-
 class _Student:
     """The student's function as a duel.play agent: gameboard in, tuple out, every
     failure turned into a recorded reason and a lost game. The function runs in a
@@ -410,12 +390,23 @@ class _Student:
             self.child.kill(grace)
             self.child = None
 
+    def shown(self, state: duel.State) -> duel.State:
+        """The position the student's function is shown: the state itself (White to
+        move). match.py's Black player overrides it with the mirrored position."""
+        return state
+
+    def played(self, move: str) -> str:
+        """The game's move for the student's answer `move` (UCI, in the shown
+        position's frame): itself here; match.py's Black player mirrors it back."""
+        return move
+
     def __call__(self, state: duel.State) -> Optional[str]:
         if self.import_error or self.child is None:
             self.reason = self.import_error or "the agent's process is gone"
             return None
+        shown = self.shown(state)
         board = [[f, r, piece, colour]
-                 for (f, r), (piece, colour) in state_to_gameboard(state).items()]
+                 for (f, r), (piece, colour) in state_to_gameboard(shown).items()]
         # The grader's own clock, from the request written to the answer read: the
         # child's report of its time, if it sent one, is not read.
         reply, took = self.child.ask({"op": "move", "board": board}, self.hang)
@@ -445,16 +436,17 @@ class _Student:
         except ValueError as e:
             self.reason = f"studentAgent returned garbage: {e}"
             return None
-        if move not in state.actions():
-            try:
-                state.result(move)
+        played = self.played(move)
+        if played not in state.actions():
+            try:  # why, in the frame of the board the student was shown
+                shown.result(move)
                 why = "not a move here"
             except ValueError as e:
                 why = str(e)
             self.reason = (f"studentAgent returned {answer!r}, an illegal move:"
                            f" {_handout_squares(why)}")
             return None
-        return move
+        return played
 
 
 def _handout_squares(text: str) -> str:

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <condition_variable>
 #include <cstring>
@@ -38,11 +39,64 @@ struct Link {
   bool cut = false;
 };
 
-// One request's body as it arrives.
+// One request's body as it arrives: kept whole, or a multipart form read
+// part by part with libmicrohttpd's post processor.
 struct Pending {
   std::string body;
+  std::vector<FormPart> parts;
+  MHD_PostProcessor* form = nullptr;
+  std::size_t form_bytes = 0;  // all parts' data so far
+  std::size_t max_body = kMaxBody;
   bool too_big = false;
+  bool bad_form = false;
+  Pending() = default;
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
+  ~Pending() {
+    if (form != nullptr) MHD_destroy_post_processor(form);
+  }
+
+  // The post processor's callback: one piece of one field. A piece at
+  // offset 0 starts a part; later pieces continue the last one.
+  static MHD_Result on_field(void* cls, MHD_ValueKind /*kind*/, const char* key,
+                             const char* filename, const char* content_type,
+                             const char* /*transfer_encoding*/, const char* data, uint64_t off,
+                             size_t size) {
+    auto& self = *static_cast<Pending*>(cls);
+    self.form_bytes += size;
+    if (self.form_bytes > self.max_body) {
+      self.too_big = true;
+      self.parts.clear();
+      return MHD_NO;
+    }
+    const std::string name = key == nullptr ? "" : key;
+    const std::string file = filename == nullptr ? "" : filename;
+    if (off == 0 || self.parts.empty() || self.parts.back().name != name ||
+        self.parts.back().filename != file) {
+      self.parts.push_back({name, file, content_type == nullptr ? "" : content_type, {}});
+    }
+    if (size > 0) self.parts.back().data.append(data, size);
+    return MHD_YES;
+  }
 };
+
+MHD_Result add_header(void* cls, MHD_ValueKind /*kind*/, const char* key, size_t key_size,
+                      const char* value, size_t value_size) {
+  auto& headers = *static_cast<std::map<std::string, std::string>*>(cls);
+  if (key == nullptr) return MHD_YES;
+  std::string name(key, key_size);
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  headers.emplace(std::move(name),
+                  value == nullptr ? std::string() : std::string(value, value_size));
+  return MHD_YES;
+}
+
+// The 413 answer to a body over `max` bytes.
+Response too_big_for(std::size_t max) {
+  if (max == kMaxBody) return body_too_big();
+  return error_response(413, fmt::format("the request is too large (at most {} KiB)", max / 1024));
+}
 
 // One open event stream: what is being sent of it and whether its
 // connection is parked. Shared by the response (freed when MHD is done with
@@ -197,8 +251,8 @@ int port_of(int fd) {
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(Server& s, HttpLimits l) : server(s), limits(l) {}
-  Server& server;
+  Impl(Handler& s, HttpLimits l) : server(s), limits(std::move(l)) {}
+  Handler& server;
   HttpLimits limits;
   MHD_Daemon* daemon = nullptr;
 
@@ -343,21 +397,32 @@ struct HttpServer::Impl {
                                void** request) {
     auto& self = *static_cast<Impl*>(cls);
     // Step 1. The first call: the head is in, a body may follow. A body
-    // announced over the limit is refused before it is read.
+    // announced over the limit is refused before it is read; a multipart
+    // form goes through a post processor.
     if (*request == nullptr) {
       auto* pending = new Pending;
       *request = pending;
+      pending->max_body = self.limits.max_body;
       const char* length =
           MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
       if (length != nullptr) {
         std::size_t n = 0;
         const char* end = length + std::strlen(length);
         const auto [ptr, ec] = std::from_chars(length, end, n);
-        if (ec == std::errc::result_out_of_range || (ec == std::errc() && n > kMaxBody)) {
+        if (ec == std::errc::result_out_of_range ||
+            (ec == std::errc() && n > self.limits.max_body)) {
           pending->too_big = true;
           self.set_reading(c, false);
-          return answer(c, body_too_big());
+          return answer(c, too_big_for(self.limits.max_body));
         }
+      }
+      const char* type =
+          MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+      if (type != nullptr &&
+          std::strncmp(type, MHD_HTTP_POST_ENCODING_MULTIPART_FORMDATA,
+                       std::strlen(MHD_HTTP_POST_ENCODING_MULTIPART_FORMDATA)) == 0) {
+        pending->form = MHD_create_post_processor(c, 64 * 1024, &Pending::on_field, pending);
+        if (pending->form == nullptr) pending->bad_form = true;  // no boundary
       }
       return MHD_YES;
     }
@@ -365,8 +430,12 @@ struct HttpServer::Impl {
     // Step 2. Body bytes, kept up to the limit (a chunked body has no length
     // to refuse it by: past the limit it is read and dropped).
     if (*upload_size > 0) {
-      if (!pending.too_big) {
-        if (pending.body.size() + *upload_size > kMaxBody) {
+      if (!pending.too_big && !pending.bad_form) {
+        if (pending.form != nullptr) {
+          if (MHD_post_process(pending.form, upload, *upload_size) != MHD_YES && !pending.too_big) {
+            pending.bad_form = true;
+          }
+        } else if (pending.body.size() + *upload_size > self.limits.max_body) {
           pending.too_big = true;
           std::string().swap(pending.body);
         } else {
@@ -378,13 +447,19 @@ struct HttpServer::Impl {
     }
     // Step 3. The whole request: answer it.
     self.set_reading(c, false);
-    if (pending.too_big) return answer(c, body_too_big());
+    if (pending.too_big) return answer(c, too_big_for(self.limits.max_body));
+    if (pending.bad_form) {
+      return answer(c, error_response(400, "the form is not multipart/form-data as sent"));
+    }
     try {
       Request r;
       r.method = method;
       r.path = url;
       MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, &add_query, &r.query);
+      MHD_get_connection_values_n(c, MHD_HEADER_KIND, &add_header, &r.headers);
       r.body = std::move(pending.body);
+      r.parts = std::move(pending.parts);
+      r.secure = !self.limits.tls_cert.empty();
       return answer(c, self.server.handle(r), &self.streams, &self.streams_mutex);
     } catch (const std::exception&) {
       return answer(c, error_response(500, "internal error"));
@@ -392,8 +467,8 @@ struct HttpServer::Impl {
   }
 };
 
-HttpServer::HttpServer(Server& server, HttpLimits limits)
-    : m_impl(std::make_unique<Impl>(server, limits)) {}
+HttpServer::HttpServer(Handler& server, HttpLimits limits)
+    : m_impl(std::make_unique<Impl>(server, std::move(limits))) {}
 
 HttpServer::~HttpServer() {
   stop();
@@ -443,6 +518,16 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
       static_cast<unsigned>(std::max<long long>(1, (m.limits.deadline.count() + 999) / 1000));
   unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
   if (family == AF_INET6) flags |= MHD_USE_IPv6;
+  // HTTPS: the key and certificate (GnuTLS, through libmicrohttpd); an
+  // empty pair ends the option list early, so it is plain HTTP.
+  const bool tls = !m.limits.tls_cert.empty() && !m.limits.tls_key.empty();
+  if (tls) {
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+      ::close(fd);
+      return fail("HTTPS: this libmicrohttpd was built without TLS");
+    }
+    flags |= MHD_USE_TLS;
+  }
   m.sweeping = true;
   m.daemon = MHD_start_daemon(
       flags, 0, nullptr, nullptr, &Impl::on_request, &m, MHD_OPTION_LISTEN_SOCKET, fd,
@@ -451,11 +536,16 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
       MHD_OPTION_PER_IP_CONNECTION_LIMIT,
       static_cast<unsigned>(std::max(1, m.limits.max_per_client)), MHD_OPTION_CONNECTION_TIMEOUT,
       seconds, MHD_OPTION_NOTIFY_COMPLETED, &Impl::on_completed, &m, MHD_OPTION_NOTIFY_CONNECTION,
-      &Impl::on_connection, &m, MHD_OPTION_UNESCAPE_CALLBACK, &unescape, nullptr, MHD_OPTION_END);
+      &Impl::on_connection, &m, MHD_OPTION_UNESCAPE_CALLBACK, &unescape, nullptr,
+      tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, m.limits.tls_key.c_str(),
+      MHD_OPTION_HTTPS_MEM_CERT, m.limits.tls_cert.c_str(), MHD_OPTION_END);
   if (m.daemon == nullptr) {
     m.sweeping = false;
     ::close(fd);
-    return fail(fmt::format("cannot serve on {} (the HTTP library refused to start)", where));
+    return fail(tls ? fmt::format("cannot serve HTTPS on {} (the TLS library refused the "
+                                  "certificate or key)",
+                                  where)
+                    : fmt::format("cannot serve on {} (the HTTP library refused to start)", where));
   }
   m.sweeper = std::thread([&m] { m.sweep(); });
   return bound;

@@ -13,6 +13,7 @@
 // request (head and body) within `deadline` of opening or of its previous
 // answer is shut down.
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -28,17 +29,22 @@ struct HttpLimits {
   // answer; also how long an answer may wait on a client that does not read.
   std::chrono::milliseconds deadline{std::chrono::seconds(10)};
   int threads = 4;  // polling threads (each serves its share of the connections)
+  // A request's body at most, bytes (a multipart body: all its parts).
+  std::size_t max_body = kMaxBody;
+  // HTTPS when both are set: the certificate chain and private key, PEM.
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 class HttpServer {
  public:
-  explicit HttpServer(Server& server, HttpLimits limits = {});
+  explicit HttpServer(Handler& handler, HttpLimits limits = {});
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds host:port (port 0: any free port) and starts answering; the port
-  // bound, or why not.
+  // bound, or why not (a certificate the TLS library refuses, too).
   [[nodiscard]] Result<int> bind(const std::string& host, int port);
   // Returns when stop() is called (from any thread, before or after), with
   // every connection closed; false if it was never bound.

@@ -14,11 +14,24 @@
 
 namespace duel::serve {
 
+// One field of a multipart/form-data body (an uploaded file, or a plain
+// field with an empty filename).
+struct FormPart {
+  std::string name;      // the form field's name
+  std::string filename;  // as the client named it ("" for a plain field)
+  std::string content_type;
+  std::string data;
+};
+
 struct Request {
   std::string method;                        // "GET", "POST", ...
   std::string path;                          // "/api/games/g1", without the query
   std::map<std::string, std::string> query;  // decoded; the first value of a repeated key
-  std::string body;
+  // Header names in lower case; the first value of a repeated header.
+  std::map<std::string, std::string> headers;
+  std::string body;             // empty for a multipart body (read into `parts`)
+  std::vector<FormPart> parts;  // a multipart/form-data body, field by field
+  bool secure = false;          // it came over HTTPS
 };
 
 // An answer that stays open and is sent as it comes (server-sent events).
@@ -41,6 +54,15 @@ struct Response {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type
   std::shared_ptr<EventStream> stream;                       // set: body is ignored
+};
+
+// What answers requests. Why an interface: the HTTP layer serves the game
+// server and the course server alike, and tests drive either without it.
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  // Thread-safe: the HTTP library calls it from its polling threads.
+  [[nodiscard]] virtual Response handle(const Request& request) = 0;
 };
 
 // A JSON answer. Bytes that are not UTF-8 (a request path or query quoted

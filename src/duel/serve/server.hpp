@@ -41,7 +41,7 @@ struct ServerOptions {
   int kept_agents = 8;
 };
 
-class Server {
+class Server : public Handler {
  public:
   explicit Server(ServerOptions options = {});
   ~Server();
@@ -49,7 +49,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // Thread-safe: the HTTP library calls it from its polling threads.
-  [[nodiscard]] Response handle(const Request& request);
+  [[nodiscard]] Response handle(const Request& request) override;
   // Stops every search and drops every game (server shutdown).
   void shutdown();
 

@@ -1,0 +1,581 @@
+#include "duel/course/server.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace duel::course {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using serve::error_response;
+using serve::json_response;
+using serve::Request;
+using serve::Response;
+
+std::vector<std::string> split(const std::string& path) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(path);
+  while (std::getline(in, part, '/')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string read_file(const fs::path& p, std::size_t max = 64 << 20) {
+  std::ifstream in(p, std::ios::binary);
+  std::string s(max, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(max));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+std::string link_for(const Config& c, const std::string& token) {
+  std::string base = c.url.empty() ? "http://127.0.0.1:8080" : c.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/course/#token=" + token;
+}
+
+std::optional<std::int64_t> number(const std::string& s) {
+  if (s.empty() || s.size() > 18) return std::nullopt;
+  std::int64_t v = 0;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+std::string cookie(const Request& r, const std::string& name) {
+  const auto it = r.headers.find("cookie");
+  if (it == r.headers.end()) return "";
+  std::istringstream in(it->second);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    const auto a = item.find_first_not_of(' ');
+    if (a == std::string::npos) continue;
+    item = item.substr(a);
+    if (item.rfind(name + "=", 0) == 0) return item.substr(name.size() + 1);
+  }
+  return "";
+}
+
+Result<json> body_json(const Request& r) {
+  json j = json::parse(r.body, nullptr, false);
+  if (!j.is_object()) return fail("the request needs a JSON object as its body");
+  return j;
+}
+
+// A zip of a folder's files (libarchive), for the teacher's download.
+std::string zip_folder(const fs::path& dir, const std::string& top) {
+  std::string out;
+  const std::unique_ptr<archive, int (*)(archive*)> a(archive_write_new(), &archive_write_free);
+  archive_write_set_format_zip(a.get());
+  archive_write_open(
+      a.get(), &out, nullptr,
+      [](archive*, void* cls, const void* buf, size_t n) -> la_ssize_t {
+        static_cast<std::string*>(cls)->append(static_cast<const char*>(buf), n);
+        return static_cast<la_ssize_t>(n);
+      },
+      nullptr);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    const std::string data = read_file(e.path());
+    const std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(),
+                                                                         &archive_entry_free);
+    archive_entry_set_pathname(entry.get(), (top + "/" + e.path().filename().string()).c_str());
+    archive_entry_set_size(entry.get(), static_cast<la_int64_t>(data.size()));
+    archive_entry_set_filetype(entry.get(), AE_IFREG);
+    archive_entry_set_perm(entry.get(), 0644);
+    archive_write_header(a.get(), entry.get());
+    archive_write_data(a.get(), data.data(), data.size());
+  }
+  archive_write_close(a.get());
+  return out;
+}
+
+Response text_response(int status, std::string body,
+                       std::string type = "text/plain; charset=utf-8") {
+  Response out;
+  out.status = status;
+  out.content_type = std::move(type);
+  out.body = std::move(body);
+  return out;
+}
+
+}  // namespace
+
+Result<Created> create_course(const fs::path& dir, const Config& config,
+                              const std::vector<RosterEntry>& roster) {
+  std::error_code ec;
+  if (fs::exists(dir / "course.json", ec)) {
+    return fail(fmt::format("{} holds a course already (course.json)", dir.string()));
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return fail(fmt::format("cannot make {}: {}", dir.string(), ec.message()));
+  ::chmod(dir.c_str(), 0700);  // tokens' hashes, students' code: the teacher's only
+  auto store = Store::open((dir / "course.db").string());
+  if (!store) return fail(store.error());
+  Created out;
+  out.csv = "id,name,email,token,link\n";
+  {
+    Db::Transaction t((*store)->db());
+    for (const auto& s : roster) {
+      const std::string token = new_token();
+      (*store)->add_student({s.id, s.name, s.email, "", false}, token_hash(token));
+      out.csv += fmt::format("{},{},{},{},{}\n", csv_field(s.id), csv_field(s.name),
+                             csv_field(s.email), token, csv_field(link_for(config, token)));
+    }
+    const std::string teacher = new_token();
+    (*store)->add_student({"teacher", "Teacher", "", "", true}, token_hash(teacher));
+    out.teacher_link = link_for(config, teacher);
+    t.commit();
+  }
+  if (auto w = write_file_atomic(dir / "sign-in.csv", out.csv, true); !w) return fail(w.error());
+  if (auto w = write_file_atomic(dir / "teacher-link.txt", out.teacher_link + "\n", true); !w) {
+    return fail(w.error());
+  }
+  if (auto w = write_file_atomic(dir / "course.json", config.to_json().dump(2) + "\n"); !w) {
+    return fail(w.error());
+  }
+  return out;
+}
+
+Result<std::string> reissue_token(const fs::path& dir, const std::string& student) {
+  auto store = Store::open((dir / "course.db").string());
+  if (!store) return fail(store.error());
+  if (!(*store)->student(student))
+    return fail(fmt::format("no student '{}' in the course", student));
+  const std::string token = new_token();
+  (*store)->set_token(student, token_hash(token));
+  return token;
+}
+
+CourseServer::CourseServer(fs::path dir, Config config, Store& store, Judges& judges,
+                           serve::ServerOptions board)
+    : m_dir(std::move(dir)),
+      m_config(std::move(config)),
+      m_store(store),
+      m_judges(judges),
+      m_board(std::move(board)) {}
+
+std::optional<Student> CourseServer::who(const Request& r) {
+  const std::string session = cookie(r, "duel_session");
+  if (session.size() == 32) {
+    if (auto s = m_store.by_session(token_hash(session))) return s;
+  }
+  const auto auth = r.headers.find("authorization");
+  if (auth != r.headers.end() && auth->second.rfind("Bearer ", 0) == 0) {
+    const std::string token = auth->second.substr(7);
+    if (token.size() == 32) return m_store.by_token_hash(token_hash(token));
+  }
+  return std::nullopt;
+}
+
+Response CourseServer::handle(const Request& r) {
+  try {
+    const auto parts = split(r.path);
+    // Step 1. The course's pages; sign-in needs no session.
+    if (r.path == "/course" || r.path == "/course/") {
+      Request page = r;
+      page.path = "/course/index.html";
+      return m_board.handle(page);
+    }
+    if (parts.size() >= 2 && parts[0] == "api" && parts[1] == "course") {
+      if (parts.size() == 3 && parts[2] == "signin") return sign_in(r);
+      const auto me = who(r);
+      if (!me) return error_response(401, "sign in first: open the link from your course e-mail");
+      return api(r, parts, *me);
+    }
+    // Step 2. The board and its game API: signed-in users only (the
+    // viewer's files themselves are public).
+    if (!parts.empty() && parts[0] == "api" && !who(r)) {
+      return error_response(401, "sign in first: open the link from your course e-mail");
+    }
+    return m_board.handle(r);
+  } catch (const std::exception& e) {
+    return error_response(503, fmt::format("the course server could not answer: {}", e.what()));
+  }
+}
+
+Response CourseServer::sign_in(const Request& r) {
+  if (r.method != "POST") return error_response(405, "sign in with POST");
+  auto body = body_json(r);
+  if (!body) return error_response(400, body.error());
+  const std::string token = body->value("token", "");
+  const auto student = token.size() == 32 ? m_store.by_token_hash(token_hash(token)) : std::nullopt;
+  if (!student) return error_response(403, "this sign-in token is not one of the course's");
+  const std::string session = new_token();
+  m_store.add_session(token_hash(session), student->id);
+  Response out = json_response(200, {{"student", student->id}, {"teacher", student->teacher}});
+  out.headers.emplace_back("Set-Cookie", fmt::format("duel_session={}; Path=/; HttpOnly; "
+                                                     "SameSite=Strict; Max-Age=15552000{}",
+                                                     session, r.secure ? "; Secure" : ""));
+  return out;
+}
+
+json CourseServer::submission_json(const Submission& s, bool detail) {
+  json j = {{"id", s.id},         {"student", s.student},   {"created", s.created},
+            {"files", s.files},   {"language", s.language}, {"late", s.late},
+            {"status", s.status}, {"points", s.points},     {"error", s.error}};
+  if (s.status == "queued") j["place"] = m_store.queue_place(s.id);
+  if (!detail) {
+    if (s.result.is_object()) {
+      j["summary"] = {{"playable", s.result.value("playable", false)},
+                      {"reason", s.result.value("error", "")}};
+    }
+    return j;
+  }
+  j["result"] = s.result;
+  if (s.status == "running") {
+    // The tests finished so far: the newest judge job's journal.
+    auto row = m_store.db().one("SELECT MAX(id) FROM jobs WHERE kind = 'judge' AND submission = ?",
+                                {s.id});
+    if (row && !row->at(0).null()) {
+      j["progress"] = Judges::progress(m_judges.job_dir(row->at(0).as_int()) / "out");
+    }
+  }
+  return j;
+}
+
+Response CourseServer::api(const Request& r, const std::vector<std::string>& parts,
+                           const Student& me) {
+  const bool get = r.method == "GET" || r.method == "HEAD";
+  const std::string what = parts.size() > 2 ? parts[2] : "";
+  if (what == "me" && parts.size() == 3) {
+    if (!get) return error_response(405, "GET only");
+    const auto deadline = m_store.deadline();
+    return json_response(200, {{"student", me.id},
+                               {"name", me.name},
+                               {"nickname", me.nickname},
+                               {"teacher", me.teacher},
+                               {"course", m_config.course},
+                               {"title", m_config.title},
+                               {"expects", expected_files(m_config)},
+                               {"deadline", deadline ? json(*deadline) : json(nullptr)},
+                               {"ladder", m_config.ladder},
+                               {"max_upload_bytes", m_config.max_upload_bytes}});
+  }
+  if (what == "signout" && parts.size() == 3) {
+    if (r.method != "POST") return error_response(405, "POST only");
+    const std::string session = cookie(r, "duel_session");
+    if (!session.empty()) m_store.drop_session(token_hash(session));
+    Response out = json_response(200, {{"signed_out", true}});
+    out.headers.emplace_back("Set-Cookie",
+                             "duel_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    return out;
+  }
+  if (what == "nickname" && parts.size() == 3) {
+    if (r.method != "PUT" && r.method != "POST") return error_response(405, "PUT only");
+    auto body = body_json(r);
+    if (!body) return error_response(400, body.error());
+    const auto nick =
+        body->value("nickname", json()).is_string() ? body->at("nickname").get<std::string>() : "";
+    if (nick.size() > 40 || nick.find_first_of("<>\n\r\t") != std::string::npos) {
+      return error_response(
+          400, "a nickname is at most 40 characters, with no < > or control characters");
+    }
+    m_store.set_nickname(me.id, nick);
+    return json_response(200, {{"nickname", nick}});
+  }
+  if (what == "submissions") {
+    if (parts.size() == 3) {
+      if (r.method == "POST") return upload(r, me);
+      if (!get) return error_response(405, "GET or POST");
+      json list = json::array();
+      for (const auto& s : m_store.submissions(me.teacher ? "" : me.id)) {
+        list.push_back(submission_json(s, false));
+      }
+      return json_response(200, list);
+    }
+    return submission_api(r, parts, me);
+  }
+  if (what == "ladder" && parts.size() == 3) return ladder(me);
+  if (what == "ladder" && parts.size() == 6 && parts[3] == "games" && parts[5] == "record") {
+    const auto id = number(parts[4]);
+    for (const auto& g : m_store.ladder_games(me.teacher ? "" : me.id)) {
+      if (id && g.id == *id) {
+        return text_response(200, read_file(m_dir / g.record));
+      }
+    }
+    return error_response(403, "that ladder game is not one of your program's");
+  }
+  if (me.teacher) return teacher_api(r, parts);
+  return error_response(403, "that is the teacher's");
+}
+
+Response CourseServer::upload(const Request& r, const Student& me) {
+  if (me.teacher) return error_response(403, "the teacher does not submit; sign in as a student");
+  // Step 1. The files: multipart parts named "file" (any number), or a raw
+  // body named by ?name= (curl --data-binary).
+  std::vector<UploadFile> files;
+  for (const auto& p : r.parts) {
+    if (p.filename.empty()) continue;
+    const auto slash = p.filename.find_last_of("/\\");
+    files.push_back(
+        {slash == std::string::npos ? p.filename : p.filename.substr(slash + 1), p.data});
+  }
+  if (r.parts.empty() && r.query.count("name") != 0) files.push_back({r.query.at("name"), r.body});
+  for (const auto& f : files) {
+    if (f.name.find('/') != std::string::npos || f.name == ".." || f.name.empty()) {
+      return error_response(400, fmt::format("'{}' is not a plain file name", f.name));
+    }
+  }
+  // Step 2. The checks, then the rate (a refused upload does not count).
+  auto checked = check_upload(m_config, std::move(files));
+  if (!checked) return error_response(400, checked.error());
+  const double now = now_seconds();
+  if (m_store.submissions_since(me.id, now - 3600) >= m_config.uploads_per_hour) {
+    return error_response(429, fmt::format("at most {} submissions an hour; wait a little",
+                                           m_config.uploads_per_hour));
+  }
+  // Step 3. The files on disk first, then the row and its job: a crash in
+  // between leaves an unused folder, never a row without its files.
+  Submission s;
+  s.student = me.id;
+  s.created = now;
+  s.language = checked->language;
+  const auto deadline = m_store.deadline();
+  s.late = deadline && now > *deadline;
+  json names = json::array();
+  for (const auto& f : checked->files) names.push_back(f.name);
+  s.files = names;
+  const fs::path staging = m_dir / "submissions" / fmt::format(".new-{}-{}", me.id, new_token());
+  fs::create_directories(staging / me.id);
+  for (const auto& f : checked->files) {
+    if (auto w = write_file_atomic(staging / me.id / f.name, f.data); !w) {
+      return error_response(507, "the server cannot store the upload: its disk is full");
+    }
+  }
+  const std::int64_t id = m_store.add_submission(s);
+  std::error_code ec;
+  fs::rename(staging, m_judges.submission_dir(id), ec);
+  if (ec) return error_response(507, "the server cannot store the upload");
+  m_judges.poke();
+  auto stored = m_store.submission(id);
+  return json_response(201, submission_json(*stored, false));
+}
+
+Response CourseServer::submission_api(const Request& r, const std::vector<std::string>& parts,
+                                      const Student& me) {
+  const auto id = number(parts.size() > 3 ? parts[3] : "");
+  const auto sub = id ? m_store.submission(*id) : std::nullopt;
+  if (!sub) return error_response(404, "no such submission");
+  if (!me.teacher && sub->student != me.id) {
+    return error_response(403, "that submission is not yours");
+  }
+  const bool get = r.method == "GET" || r.method == "HEAD";
+  if (!get) return error_response(405, "GET only");
+  const fs::path files = m_judges.submission_dir(sub->id) / sub->student;
+  if (parts.size() == 4) return json_response(200, submission_json(*sub, true));
+  if (parts.size() == 6 && parts[4] == "files") {
+    for (const auto& n : sub->files) {
+      if (n == parts[5]) return text_response(200, read_file(files / parts[5]));
+    }
+    return error_response(404, "no such file in the submission");
+  }
+  if (parts.size() == 5 && parts[4] == "download") {
+    Response out = text_response(
+        200, zip_folder(files, fmt::format("{}-{}", sub->student, sub->id)), "application/zip");
+    out.headers.emplace_back(
+        "Content-Disposition",
+        fmt::format("attachment; filename=\"{}-{}.zip\"", sub->student, sub->id));
+    return out;
+  }
+  if (parts.size() == 7 && parts[4] == "games" && parts[6] == "record") {
+    // The record of game K of the judge's result (a path the judge wrote,
+    // under the newest finished judge job's folder).
+    const auto k = number(parts[5]);
+    const auto games =
+        sub->result.is_object() ? sub->result.value("games", json::array()) : json::array();
+    if (!k || *k >= static_cast<std::int64_t>(games.size()))
+      return error_response(404, "no such game");
+    const auto& g = games[static_cast<std::size_t>(*k)];
+    auto row = m_store.db().one(
+        "SELECT MAX(id) FROM jobs WHERE kind = 'judge' AND submission = ? AND status = 'done'",
+        {sub->id});
+    if (!row || row->at(0).null()) return error_response(404, "no finished judging");
+    const fs::path out = m_judges.job_dir(row->at(0).as_int()) / "out";
+    if (g.contains("record") && !g["record"].get<std::string>().empty()) {
+      const std::string rec = g["record"].get<std::string>();
+      if (rec.find("..") != std::string::npos) return error_response(404, "no such record");
+      return text_response(200, read_file(out / rec));
+    }
+    return error_response(404, "that game has no record");
+  }
+  if (parts.size() == 5 && parts[4] == "log") {
+    auto row = m_store.db().one("SELECT MAX(id) FROM jobs WHERE kind = 'judge' AND submission = ?",
+                                {sub->id});
+    if (!row || row->at(0).null()) return error_response(404, "not judged yet");
+    return text_response(200,
+                         read_file(m_judges.job_dir(row->at(0).as_int()) / "judge.log", 1 << 20));
+  }
+  return error_response(404, "no such page of a submission");
+}
+
+Response CourseServer::ladder(const Student& me) {
+  json players = json::array();
+  std::map<std::string, Student> by_id;
+  for (const auto& s : m_store.students()) by_id[s.id] = s;
+  const auto shown = [&](const std::string& id) {
+    const auto it = by_id.find(id);
+    if (it == by_id.end()) return id;
+    return it->second.nickname.empty() ? it->second.name : it->second.nickname;
+  };
+  int rank = 0;
+  for (const auto& x : m_store.ratings()) {
+    players.push_back({{"rank", ++rank},
+                       {"name", shown(x.student)},
+                       {"you", x.student == me.id},
+                       {"rating", x.rating},
+                       {"deviation", x.rd},
+                       {"low", x.rating - 2 * x.rd},
+                       {"high", x.rating + 2 * x.rd},
+                       {"games", x.games},
+                       {"wins", x.wins},
+                       {"draws", x.draws},
+                       {"losses", x.losses},
+                       {"submission", x.submission}});
+    if (me.teacher) players.back()["student"] = x.student;
+  }
+  json games = json::array();
+  for (const auto& g : m_store.ladder_games(me.teacher ? "" : me.id)) {
+    games.push_back({{"id", g.id},
+                     {"first", shown(g.white_student)},
+                     {"second", shown(g.black_student)},
+                     {"score", g.score},
+                     {"reason", g.reason}});
+    if (games.size() >= 200) break;
+  }
+  return json_response(
+      200, {{"players", players}, {"games", games}, {"rating", "Glicko-2, r ± 2 RD (about 95%)"}});
+}
+
+Response CourseServer::teacher_api(const Request& r, const std::vector<std::string>& parts) {
+  const std::string what = parts.size() > 2 ? parts[2] : "";
+  if (what == "students" && parts.size() == 3) {
+    json list = json::array();
+    std::map<std::string, Submission> latest;
+    for (const auto& s : m_store.submissions()) latest.emplace(s.student, s);  // newest first
+    for (const auto& s : m_store.students()) {
+      json j = {{"id", s.id}, {"name", s.name}, {"email", s.email}, {"nickname", s.nickname}};
+      if (latest.count(s.id) != 0) j["latest"] = submission_json(latest.at(s.id), false);
+      list.push_back(j);
+    }
+    return json_response(200, list);
+  }
+  if (what == "rejudge" && parts.size() == 3) {
+    if (r.method != "POST") return error_response(405, "POST only");
+    auto body = body_json(r);
+    if (!body) return error_response(400, body.error());
+    int n = 0;
+    if (body->value("all", false)) {
+      for (const auto& s : m_store.submissions()) {
+        if (s.status == "done" || s.status == "failed") {
+          m_store.rejudge(s.id);
+          ++n;
+        }
+      }
+    } else if (body->contains("submission") && (*body)["submission"].is_number_integer()) {
+      const auto s = m_store.submission((*body)["submission"].get<std::int64_t>());
+      if (!s) return error_response(404, "no such submission");
+      if (s->status == "queued" || s->status == "running") {
+        return error_response(409, "that submission is being judged already");
+      }
+      m_store.rejudge(s->id);
+      n = 1;
+    } else {
+      return error_response(400, "give {\"submission\": ID} or {\"all\": true}");
+    }
+    m_judges.poke();
+    return json_response(200, {{"queued", n}});
+  }
+  if (what == "deadline" && parts.size() == 3) {
+    if (r.method != "PUT" && r.method != "POST") return error_response(405, "PUT only");
+    auto body = body_json(r);
+    if (!body) return error_response(400, body.error());
+    const auto& d = (*body)["deadline"];
+    if (d.is_null()) {
+      m_store.set_deadline(std::nullopt);
+    } else if (d.is_number() && d.get<double>() > 0) {
+      m_store.set_deadline(d.get<double>());
+    } else {
+      return error_response(400, "deadline: seconds since 1970 (UTC), or null for none");
+    }
+    return json_response(200, {{"deadline", d}});
+  }
+  if (what == "runs") {
+    if (parts.size() == 3 && r.method == "POST") {
+      auto body = body_json(r);
+      if (!body) return error_response(400, body.error());
+      const std::string kind = body->value("kind", "grading");
+      if (kind != "grading" && kind != "competition") {
+        return error_response(400, "kind: grading or competition");
+      }
+      if (kind == "competition" && m_config.kind() != Kind::Csci561) {
+        return error_response(400, "a competition is csci561's");
+      }
+      Run run;
+      run.kind = kind;
+      for (const auto& s : m_store.latest_valid(true)) run.students.push_back({s.student, s.id});
+      if (run.students.empty()) return error_response(409, "no on-time submission can play yet");
+      const auto id = m_store.add_run(run);
+      m_judges.poke();
+      return json_response(201, {{"id", id}, {"students", run.students}});
+    }
+    if (parts.size() == 3) {
+      json list = json::array();
+      for (const auto& x : m_store.runs()) {
+        list.push_back({{"id", x.id},
+                        {"kind", x.kind},
+                        {"created", x.created},
+                        {"status", x.status},
+                        {"students", x.students},
+                        {"error", x.error}});
+      }
+      return json_response(200, list);
+    }
+    const auto id = number(parts.size() > 3 ? parts[3] : "");
+    const auto run = id ? m_store.run(*id) : std::nullopt;
+    if (!run) return error_response(404, "no such run");
+    const fs::path out = m_judges.run_dir(run->id) / "out";
+    if (parts.size() == 5 && (parts[4] == "grades.csv" || parts[4] == "results.csv")) {
+      if (run->status != "done") return error_response(409, "that run has not finished");
+      Response res = text_response(200, read_file(out / "results.csv"), "text/csv; charset=utf-8");
+      res.headers.emplace_back("Content-Disposition", "attachment; filename=\"grades.csv\"");
+      return res;
+    }
+    if (parts.size() == 5 && parts[4] == "results.json") {
+      return text_response(200, read_file(out / "results.json"), "application/json");
+    }
+  }
+  if (what == "grades.csv" && parts.size() == 3) {
+    for (const auto& x : m_store.runs()) {
+      if (x.kind == "grading" && x.status == "done") {
+        Response res = text_response(200, read_file(m_judges.run_dir(x.id) / "out" / "results.csv"),
+                                     "text/csv; charset=utf-8");
+        res.headers.emplace_back("Content-Disposition", "attachment; filename=\"grades.csv\"");
+        return res;
+      }
+    }
+    return error_response(409, "no grading run has finished: start one first");
+  }
+  return error_response(404, "no such course page");
+}
+
+}  // namespace duel::course

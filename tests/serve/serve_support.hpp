@@ -19,7 +19,12 @@ using Json = nlohmann::json;
 
 inline Response call(Server& server, const std::string& method, const std::string& path,
                      const std::string& body = "", std::map<std::string, std::string> query = {}) {
-  return server.handle(Request{method, path, std::move(query), body});
+  Request r;
+  r.method = method;
+  r.path = path;
+  r.query = std::move(query);
+  r.body = body;
+  return server.handle(r);
 }
 
 inline Json json_of(const Response& r) {

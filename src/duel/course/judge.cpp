@@ -95,10 +95,15 @@ void Judges::start() {
 }
 
 void Judges::stop() {
+  // SIGTERM first (a tournament stops cleanly, its journal kept), SIGKILL
+  // to what is left after 5 s: a journal makes either safe to resume.
   {
-    const std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
     m_stopping = true;
     for (const int group : m_running) ::kill(-group, SIGTERM);
+    if (!m_ended.wait_for(lock, std::chrono::seconds(5), [&] { return m_running.empty(); })) {
+      for (const int group : m_running) ::kill(-group, SIGKILL);
+    }
   }
   m_wake.notify_all();
   for (auto& t : m_threads) {
@@ -204,6 +209,7 @@ std::string Judges::run_process(std::vector<std::string> argv, const fs::path& l
   }
   lock.lock();
   std::erase(m_running, pid);
+  m_ended.notify_all();
   if (m_stopping) return "stopped";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
   const std::string why = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
@@ -426,20 +432,26 @@ json Judges::summarize(Kind kind, const fs::path& out, const std::string& studen
                   {"playable", s.value("error", "").empty()},
                   {"lost", s.value("lost", json::array())}};
   if (kind == Kind::Cs3243) {
+    // The five test cases in the hand-out's order, and every game, from
+    // the journal's row for the student (its result holds them).
     summary["max_points"] = s.value("max_points", 0.0);
-    summary["opponents"] = s.value("opponents", json::object());
     summary["notes"] = s.value("notes", json::array());
-    // The games, from the journal's row (its result holds them).
+    summary["opponents"] = json::array();
+    summary["games"] = json::array();
     std::istringstream in(read_text(out / "journal.jsonl", 64 << 20));
     std::string line;
     while (std::getline(in, line)) {
       const json row = json::parse(line, nullptr, false);
-      if (row.is_object() && row.value("student", "") == student && row.contains("result")) {
-        json games = json::array();
-        for (const auto& r : row["result"].value("results", json::array())) {
-          for (const auto& g : r.value("games", json::array())) games.push_back(g);
-        }
-        summary["games"] = games;
+      if (!row.is_object() || row.value("student", "") != student || !row.contains("result") ||
+          !row["result"].is_object()) {
+        continue;
+      }
+      summary["opponents"] = json::array();
+      summary["games"] = json::array();
+      for (json o : row["result"].value("opponents", json::array())) {
+        for (const auto& g : o.value("games", json::array())) summary["games"].push_back(g);
+        o.erase("games");
+        summary["opponents"].push_back(o);
       }
     }
     return summary;

@@ -71,6 +71,7 @@ class Judges {
   std::vector<std::thread> m_threads;
   std::mutex m_mutex;
   std::condition_variable m_wake;
+  std::condition_variable m_ended;  // a child was reaped
   bool m_stopping = false;
   std::vector<int> m_running;  // process groups of running children, guarded by m_mutex
   long m_pokes = 0;            // guarded by m_mutex: work added since a judge last looked

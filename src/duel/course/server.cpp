@@ -204,13 +204,59 @@ Response CourseServer::handle(const Request& r) {
     }
     // Step 2. The board and its game API: signed-in users only (the
     // viewer's files themselves are public).
-    if (!parts.empty() && parts[0] == "api" && !who(r)) {
-      return error_response(401, "sign in first: open the link from your course e-mail");
+    if (!parts.empty() && parts[0] == "api") {
+      const auto me = who(r);
+      if (!me) return error_response(401, "sign in first: open the link from your course e-mail");
+      return board_api(r, parts, *me);
     }
     return m_board.handle(r);
   } catch (const std::exception& e) {
     return error_response(503, fmt::format("the course server could not answer: {}", e.what()));
   }
+}
+
+Response CourseServer::board_api(const Request& r, const std::vector<std::string>& parts,
+                                 const Student& me) {
+  // Step 1. A new board game: a recorded game opened for viewing, never an
+  // engine's (the judges' cores are the students').
+  if (parts.size() == 2 && parts[1] == "games" && r.method == "POST") {
+    const json body = json::parse(r.body, nullptr, false);
+    if (!body.is_object() || !body.contains("record")) {
+      return error_response(403, "on the course server the board opens recorded games only");
+    }
+    for (const auto& p : body.value("players", json::array())) {
+      if (p != "human")
+        return error_response(403, "on the course server the board plays no engine");
+    }
+    Response made = m_board.handle(r);
+    const json view = json::parse(made.body, nullptr, false);
+    if (made.status / 100 == 2 && view.is_object() && view.contains("id")) {
+      const std::lock_guard lock(m_games_mutex);
+      m_game_owner[view["id"].get<std::string>()] = me.id;
+    }
+    return made;
+  }
+  // Step 2. A game is its opener's (and the teacher's); the live list
+  // shows one's own.
+  const auto mine = [&](const std::string& id) {
+    const std::lock_guard lock(m_games_mutex);
+    const auto it = m_game_owner.find(id);
+    return me.teacher || (it != m_game_owner.end() && it->second == me.id);
+  };
+  if (parts.size() == 2 && parts[1] == "live") {
+    Response all = m_board.handle(r);
+    json list = json::parse(all.body, nullptr, false);
+    if (!list.is_array()) return all;
+    json kept = json::array();
+    for (const auto& g : list) {
+      if (g.is_object() && mine(g.value("id", ""))) kept.push_back(g);
+    }
+    return json_response(all.status, kept);
+  }
+  if (parts.size() >= 3 && parts[1] == "games" && !mine(parts[2])) {
+    return error_response(403, "that board game was opened by someone else");
+  }
+  return m_board.handle(r);
 }
 
 Response CourseServer::sign_in(const Request& r) {
@@ -260,16 +306,20 @@ Response CourseServer::api(const Request& r, const std::vector<std::string>& par
   if (what == "me" && parts.size() == 3) {
     if (!get) return error_response(405, "GET only");
     const auto deadline = m_store.deadline();
-    return json_response(200, {{"student", me.id},
-                               {"name", me.name},
-                               {"nickname", me.nickname},
-                               {"teacher", me.teacher},
-                               {"course", m_config.course},
-                               {"title", m_config.title},
-                               {"expects", expected_files(m_config)},
-                               {"deadline", deadline ? json(*deadline) : json(nullptr)},
-                               {"ladder", m_config.ladder},
-                               {"max_upload_bytes", m_config.max_upload_bytes}});
+    return json_response(
+        200, {{"student", me.id},
+              {"name", me.name},
+              {"nickname", me.nickname},
+              {"teacher", me.teacher},
+              {"course", m_config.course},
+              {"title", m_config.title},
+              {"expects", expected_files(m_config)},
+              {"files", m_config.kind() == Kind::Cs3243 ? json{"AB.py"}
+                                                        : json{"homework.py", "homework.cpp",
+                                                               "homework11.cpp", "homework.java"}},
+              {"deadline", deadline ? json(*deadline) : json(nullptr)},
+              {"ladder", m_config.ladder},
+              {"max_upload_bytes", m_config.max_upload_bytes}});
   }
   if (what == "signout" && parts.size() == 3) {
     if (r.method != "POST") return error_response(405, "POST only");
@@ -411,6 +461,23 @@ Response CourseServer::submission_api(const Request& r, const std::vector<std::s
         {sub->id});
     if (!row || row->at(0).null()) return error_response(404, "no finished judging");
     const fs::path out = m_judges.job_dir(row->at(0).as_int()) / "out";
+    if (g.contains("moves") && !g.contains("record")) {
+      // A CS3243 game: its moves as PGN (the board reads coordinates), the
+      // student White as in the hand-out's grading.
+      const std::string outcome = g.value("outcome", "");
+      const std::string result = outcome == "win" ? "1-0" : outcome == "loss" ? "0-1" : "1/2-1/2";
+      std::string pgn = fmt::format(
+          "[Event \"CS3243 test case\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n"
+          "[Variant \"cs3243\"]\n\n",
+          sub->student, g.value("opponent", "?"), result);
+      int ply = 0;
+      for (const auto& m : g["moves"]) {
+        if (ply % 2 == 0) pgn += fmt::format("{}. ", ply / 2 + 1);
+        pgn += m.get<std::string>() + " ";
+        ++ply;
+      }
+      return text_response(200, pgn + result + "\n");
+    }
     if (g.contains("record") && !g["record"].get<std::string>().empty()) {
       const std::string rec = g["record"].get<std::string>();
       if (rec.find("..") != std::string::npos) return error_response(404, "no such record");
@@ -532,8 +599,8 @@ Response CourseServer::teacher_api(const Request& r, const std::vector<std::stri
       }
       Run run;
       run.kind = kind;
-      for (const auto& s : m_store.latest_valid(true)) run.students.push_back({s.student, s.id});
-      if (run.students.empty()) return error_response(409, "no on-time submission can play yet");
+      for (const auto& s : m_store.latest_on_time()) run.students.push_back({s.student, s.id});
+      if (run.students.empty()) return error_response(409, "no submission before the deadline");
       const auto id = m_store.add_run(run);
       m_judges.poke();
       return json_response(201, {{"id", id}, {"students", run.students}});

@@ -8,7 +8,9 @@
 // (or a file a job wrote) checked against who asks, so a student reaches
 // only their own submissions, logs and games, whatever URL they type.
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "duel/course/course.hpp"
@@ -49,6 +51,8 @@ class CourseServer : public serve::Handler {
                                  const Student& who);
   serve::Response teacher_api(const serve::Request& r, const std::vector<std::string>& parts);
   serve::Response ladder(const Student& who);
+  serve::Response board_api(const serve::Request& r, const std::vector<std::string>& parts,
+                            const Student& me);
   std::optional<Student> who(const serve::Request& r);
   nlohmann::json submission_json(const Submission& s, bool detail);
 
@@ -57,6 +61,8 @@ class CourseServer : public serve::Handler {
   Store& m_store;
   Judges& m_judges;
   serve::Server m_board;
+  std::mutex m_games_mutex;                         // guards m_game_owner
+  std::map<std::string, std::string> m_game_owner;  // board game id -> who opened it
 };
 
 }  // namespace duel::course

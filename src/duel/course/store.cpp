@@ -243,6 +243,17 @@ std::vector<Submission> Store::latest_valid(bool on_time) {
   return out;
 }
 
+std::vector<Submission> Store::latest_on_time() {
+  std::vector<Submission> out;
+  for (const auto& r : m_db->query(
+           fmt::format("SELECT {} FROM submissions s WHERE late = 0 AND id = (SELECT MAX(id) FROM "
+                       "submissions t WHERE t.student = s.student AND t.late = 0) ORDER BY student",
+                       kSubmissionColumns))) {
+    out.push_back(submission_of(r));
+  }
+  return out;
+}
+
 void Store::rejudge(std::int64_t submission) {
   Db::Transaction t(*m_db);
   m_db->exec("UPDATE submissions SET status = 'queued', error = '' WHERE id = ?", {submission});

@@ -111,6 +111,9 @@ class Store {
   // Each student's latest judged submission that can play (no error), on
   // time only when `on_time`.
   std::vector<Submission> latest_valid(bool on_time);
+  // Each student's latest submission before the deadline, judged or not:
+  // what a grading run grades, as the course graded what was handed in.
+  std::vector<Submission> latest_on_time();
   // Rejudge: a new judge job for the submission (queued again).
   void rejudge(std::int64_t submission);
 

@@ -27,11 +27,11 @@ struct Request {
   std::string method;                        // "GET", "POST", ...
   std::string path;                          // "/api/games/g1", without the query
   std::map<std::string, std::string> query;  // decoded; the first value of a repeated key
+  std::string body;                          // empty for a multipart body (read into `parts`)
+  std::vector<FormPart> parts;               // a multipart/form-data body, field by field
   // Header names in lower case; the first value of a repeated header.
   std::map<std::string, std::string> headers;
-  std::string body;             // empty for a multipart body (read into `parts`)
-  std::vector<FormPart> parts;  // a multipart/form-data body, field by field
-  bool secure = false;          // it came over HTTPS
+  bool secure = false;  // it came over HTTPS
 };
 
 // An answer that stays open and is sent as it comes (server-sent events).

@@ -154,6 +154,11 @@ int run_serve(const ServeArgs& a) {
                                        : "judging on " + a.scheduler,
                    requeued > 0 ? fmt::format("; {} unfinished jobs queued again", requeued) : "")
             << std::endl;
+  if (!a.scheduler.empty() && config->kind() == Kind::Cs3243) {
+    std::cout << "duel course: cs3243 is judged on this machine, --workers at a time (its grader "
+                 "runs the students' Python itself; the cluster is not used)"
+              << std::endl;
+  }
   if (!tls && loopback) {
     std::cout << "duel course: loopback only: students on other machines cannot reach it; give "
                  "--host 0.0.0.0 with --cert and --key to serve HTTPS"

@@ -185,6 +185,64 @@ def test_a_server_killed_mid_judging_loses_nothing_and_judges_once(tmp_path):
     assert "RuntimeError: f01-crash-py" in json.dumps(results["f01"])
 
 
+def tournament_pids(folder):
+    """The judges' `duel tournament` processes of a course."""
+    pids = []
+    for pid in processes_under(folder):
+        try:
+            cmd = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if len(cmd) > 1 and cmd[1] == b"tournament":
+            pids.append(pid)
+    return pids
+
+
+def test_a_judge_killed_is_replaced_and_its_job_run_again(tmp_path):
+    folder, tokens = make_course(tmp_path, ["s02"])
+    server = Server(folder)
+    try:
+        sid = upload(server.base, tokens["s02"], CLASS561 / "s02-greedy-py" / "homework.py")
+        first = wait_for(lambda: tournament_pids(folder), 60, "a judge running")
+        for pid in first:
+            os.kill(pid, signal.SIGKILL)
+        def judged():
+            got = json.loads(request(server.base, f"/api/course/submissions/{sid}",
+                                     tokens["s02"])[1])
+            return got if got["status"] in ("done", "failed") else None
+        got = wait_for(judged, 120, "the submission judged")
+        assert got["status"] == "done", got
+        assert got["result"]["single_points"] == 10
+        attempts = db_rows(folder, "SELECT attempts FROM jobs WHERE kind = 'judge'")
+        assert attempts == [(2,)]
+    finally:
+        server.stop()
+
+
+def test_judging_on_a_dask_cluster_gives_the_local_results(tmp_path):
+    cluster_module = pytest.importorskip("test_cluster")
+    cluster = cluster_module.Cluster(tmp_path)
+    try:
+        folder, tokens = make_course(tmp_path, ["s01", "f03"])
+        server = Server(folder, "--scheduler", cluster.address)
+        try:
+            assert "judging on tcp://" in server.first
+            ids = {who: upload(server.base, tokens[who], CLASS561 / d / "homework.py")
+                   for who, d in (("s01", "s01-first-py"), ("f03", "f03-illegal-py"))}
+            wait_for(lambda: all(r[0] == "done" for r in
+                                 db_rows(folder, "SELECT status FROM submissions")),
+                     180, "both judged on the cluster")
+            got = {who: json.loads(request(server.base, f"/api/course/submissions/{i}",
+                                           tokens[who])[1])["result"] for who, i in ids.items()}
+        finally:
+            server.stop()
+    finally:
+        cluster.stop()
+    assert got["s01"]["single_points"] == 10
+    assert got["f03"]["single_points"] == 0
+    assert all(s["reason"] == "illegal-move" for s in got["f03"]["singles"])
+
+
 def test_https_with_a_certificate_and_a_secure_cookie(tmp_path):
     folder, tokens = make_course(tmp_path, ["a1"])
     server = Server(folder, "--cert", str(TLS / "cert.pem"), "--key", str(TLS / "key.pem"))

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,7 +159,7 @@ void Judges::work(int /*index*/) {
 std::string Judges::run_process(std::vector<std::string> argv, const fs::path& log,
                                 const std::vector<std::string>& env) {
   // Step 1. Fork: the child gets its own process group, dies with us
-  // (SIGKILL, PDEATHSIG), inherits only 0-2 and writes to `log`; its
+  // (SIGKILL, PDEATHSIG), runs at nice 10, inherits only 0-2 and writes to `log`; its
   // environment is ours and `env` (made before the fork).
   const pid_t parent = ::getpid();
   std::vector<char*> args;
@@ -186,6 +187,9 @@ std::string Judges::run_process(std::vector<std::string> argv, const fs::path& l
   }
   const pid_t pid = ::fork();
   if (pid == 0) {
+    // Nice 10: the pages stay quick while judges work; a program's clock is
+    // its CPU time, which niceness does not change.
+    ::setpriority(PRIO_PROCESS, 0, 10);
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);

@@ -185,9 +185,7 @@ int run_serve(const ServeArgs& a) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{
       "Duel's course server: students submit, judges grade, a ladder ranks "
       "(docs/course-server.md)",
@@ -242,6 +240,17 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "duel: course: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {
+    std::cerr << "duel: course: internal error\n";
     return 1;
   }
 }

@@ -29,6 +29,7 @@ Command add_course(CLI::App& app) {
             std::vector<std::string> args = {program};
             for (const auto& a : sub->remaining()) args.push_back(a);
             std::vector<char*> argv;
+            argv.reserve(args.size() + 1);
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
             ::execv(program.c_str(), argv.data());

@@ -47,7 +47,8 @@ def make_course(tmp, ids, course="csci561", ladder=False):
     rows = [line.split(",") for line in made.stdout.splitlines()[1:]]
     tokens = {r[0]: r[3] for r in rows}
     config = json.loads((tmp / "course" / "course.json").read_text())
-    config["practice"] = PRACTICE
+    if course == "csci561":
+        config["practice"] = PRACTICE
     config["ladder"]["on"] = ladder
     (tmp / "course" / "course.json").write_text(json.dumps(config))
     return tmp / "course", tokens
@@ -241,6 +242,35 @@ def test_judging_on_a_dask_cluster_gives_the_local_results(tmp_path):
     assert got["s01"]["single_points"] == 10
     assert got["f03"]["single_points"] == 0
     assert all(s["reason"] == "illegal-move" for s in got["f03"]["singles"])
+
+
+def test_a_feedback_run_over_the_platforms_limit_is_cut_and_said(tmp_path):
+    # CS3243's platform showed feedback only "within CodePost's time limit of
+    # 30s" (seed 000): course.json's feedback_seconds, here 3 s.
+    folder, tokens = make_course(tmp_path, ["slow"], course="cs3243")
+    config = json.loads((folder / "course.json").read_text())
+    assert config["feedback_seconds"] == 30 and config["practice"] == ["--games", "1"]
+    config["feedback_seconds"] = 3
+    config["practice"] = ["--games", "1"]
+    (folder / "course.json").write_text(json.dumps(config))
+    slow = tmp_path / "AB.py"
+    slow.write_text("import time\n\ndef studentAgent(gameboard):\n    time.sleep(0.8)\n"
+                    "    return None\n")
+    server = Server(folder)
+    try:
+        sid = upload(server.base, tokens["slow"], slow)
+        def judged():
+            got = json.loads(request(server.base, f"/api/course/submissions/{sid}",
+                                     tokens["slow"])[1])
+            return got if got["status"] in ("done", "failed") else None
+        started = time.monotonic()
+        got = wait_for(judged, 60, "the submission judged")
+        assert time.monotonic() - started < 30
+        assert got["status"] == "done" and got["result"]["timed_out"] is True
+        assert "3 s" in got["result"]["message"]
+        wait_for(lambda: not tournament_pids(folder), 15, "the judge's processes to end")
+    finally:
+        server.stop()
 
 
 def test_https_with_a_certificate_and_a_secure_cookie(tmp_path):

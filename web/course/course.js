@@ -327,6 +327,7 @@ function renderDetail(d) {
   if (r && typeof r === 'object') {
     if (active(d)) parts.push(el('p', { class: 'hint' }, 'Below: the result of the judging before.'));
     if (r.error) parts.push(el('p', { class: 'bad', dataset: { testid: 'result-error' } }, `Your program cannot play: ${r.error}`));
+    if (r.timed_out) parts.push(el('p', { class: 'bad', dataset: { testid: 'result-timeout' } }, 'Over the time limit for feedback.'));
     if (r.message) parts.push(el('pre', { class: 'output', dataset: { testid: 'result-message' } }, r.message));
     parts.push(...(isCs3243() ? cs3243Result(d, r) : csci561Result(d, r)));
   }

@@ -80,7 +80,7 @@ Result<std::vector<UploadFile>> unzip(const Config& config, const std::string& d
     if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) {
       return fail(fmt::format("the zip holds '{}': absolute names are refused", name));
     }
-    std::string rest = name;
+    const std::string& rest = name;
     std::vector<std::string> parts;
     for (std::size_t at = 0; at <= rest.size();) {
       const auto slash = rest.find('/', at);
@@ -137,6 +137,7 @@ nlohmann::json Config::to_json() const {
           {"practice", practice},
           {"grading", grading},
           {"competition", competition},
+          {"feedback_seconds", feedback_seconds},
           {"ladder",
            {{"on", ladder},
             {"args", ladder_args},
@@ -158,6 +159,7 @@ Result<Config> Config::from_json(const nlohmann::json& j) {
     out.practice = j.value("practice", out.practice);
     out.grading = j.value("grading", out.grading);
     out.competition = j.value("competition", out.competition);
+    out.feedback_seconds = j.value("feedback_seconds", out.feedback_seconds);
     if (j.contains("ladder")) {
       const auto& l = j.at("ladder");
       out.ladder = l.value("on", out.ladder);
@@ -172,7 +174,7 @@ Result<Config> Config::from_json(const nlohmann::json& j) {
       out.uploads_per_hour = u.value("per_hour", out.uploads_per_hour);
     }
     if (out.ladder_games < 1 || out.ladder_pair_cap < 1 || out.max_file_bytes < 1 ||
-        out.max_upload_bytes < 1 || out.uploads_per_hour < 1) {
+        out.max_upload_bytes < 1 || out.uploads_per_hour < 1 || !(out.feedback_seconds >= 0)) {
       return fail(
           "course.json: the ladder's games and cap, and the upload limits, must be positive");
     }
@@ -195,10 +197,11 @@ Result<Config> Config::defaults(const std::string& course) {
     return c;
   }
   if (course == "cs3243") {
-    // Feedback: the five test cases at 2 games each (the hand-out's
-    // platform limit is 30 s a submission); grading: 10 each.
+    // Feedback: the five test cases, a game each ("Testcase 1 - 5" as the
+    // hand-out's platform shows them), within its 30 s; grading: 10 each.
     c.title = "CS3243 minichess";
-    c.practice = {"--games", "2"};
+    c.practice = {"--games", "1"};
+    c.feedback_seconds = 30;
     c.competition.clear();
     return c;
   }
@@ -268,7 +271,7 @@ Result<std::vector<RosterEntry>> read_roster(const std::string& text) {
   // Step 2. The students.
   std::vector<RosterEntry> out;
   std::set<std::string> seen;
-  const auto trim = [](std::string s) {
+  const auto trim = [](const std::string& s) {
     const auto a = s.find_first_not_of(" \t");
     const auto b = s.find_last_not_of(" \t");
     return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);

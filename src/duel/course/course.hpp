@@ -29,6 +29,9 @@ struct Config {
   std::vector<std::string> practice;     // judging one submission (the student's feedback)
   std::vector<std::string> grading;      // the teacher's grading run
   std::vector<std::string> competition;  // the teacher's competition (csci561)
+  // A judging's feedback run at most this long, wall seconds (0: no limit);
+  // CS3243: the platform's 30 s ("within CodePost's time limit of 30s").
+  double feedback_seconds = 0;
   // The ladder: rated games between the students' latest programs.
   bool ladder = true;
   std::vector<std::string> ladder_args;  // csci561: `duel tournament checkers` arguments

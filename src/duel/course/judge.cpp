@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -157,12 +158,13 @@ void Judges::work(int /*index*/) {
 }
 
 std::string Judges::run_process(std::vector<std::string> argv, const fs::path& log,
-                                const std::vector<std::string>& env) {
+                                const std::vector<std::string>& env, double limit) {
   // Step 1. Fork: the child gets its own process group, dies with us
   // (SIGKILL, PDEATHSIG), runs at nice 10, inherits only 0-2 and writes to `log`; its
   // environment is ours and `env` (made before the fork).
   const pid_t parent = ::getpid();
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
   std::vector<std::string> environment;
@@ -175,6 +177,7 @@ std::string Judges::run_process(std::vector<std::string> argv, const fs::path& l
   }
   environment.insert(environment.end(), env.begin(), env.end());
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (auto& e : environment) envp.push_back(e.data());
   envp.push_back(nullptr);
   const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -207,14 +210,33 @@ std::string Judges::run_process(std::vector<std::string> argv, const fs::path& l
   if (pid < 0) return fmt::format("cannot start {}: {}", argv[0], std::strerror(errno));
   m_running.push_back(pid);
   lock.unlock();
-  // Step 2. Wait for it (stop() signals its group).
+  // Step 2. Wait for it (stop() signals its group); past `limit` seconds a
+  // watchdog kills it (its own guard then ends what it started).
+  bool over = false;
+  std::thread watchdog;
+  if (limit > 0) {
+    watchdog = std::thread([&] {
+      std::unique_lock held(m_mutex);
+      const auto gone = [&] {
+        return std::find(m_running.begin(), m_running.end(), pid) == m_running.end();
+      };
+      if (!m_ended.wait_for(held, std::chrono::duration<double>(limit), gone)) {
+        over = true;
+        ::kill(-pid, SIGKILL);
+      }
+    });
+  }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   lock.lock();
   std::erase(m_running, pid);
   m_ended.notify_all();
+  lock.unlock();
+  if (watchdog.joinable()) watchdog.join();
+  lock.lock();
   if (m_stopping) return "stopped";
+  if (over) return "time-limit";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
   const std::string why = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
                                             : fmt::format("killed by signal {}", WTERMSIG(status));
@@ -228,7 +250,7 @@ void Judges::run_job(const Job& job) {
       job.kind == "grading" || job.kind == "competition" ? run_dir(job.run) : job_dir(job.id);
   fs::create_directories(dir);
   const fs::path out = dir / "out";
-  const std::string course = m_config.kind() == Kind::Game ? m_config.course : m_config.course;
+  const std::string& course = m_config.course;
   std::vector<std::string> argv;
   std::string student;
   std::vector<Submission> players;
@@ -296,8 +318,26 @@ void Judges::run_job(const Job& job) {
   if (m_config.kind() == Kind::Cs3243) {
     env = {"DUEL_BIN=" + m_options.duel_binary, "PYTHONPATH=" + python_path(m_options.duel_binary)};
   }
-  const std::string ended = run_process(argv, dir / "judge.log", env);
+  const double limit = job.kind == "judge" ? m_config.feedback_seconds : 0.0;
+  const std::string ended = run_process(argv, dir / "judge.log", env, limit);
   if (ended == "stopped") return m_store.requeue(job);
+  if (ended == "time-limit") {
+    // The platform's limit on a whole feedback run (CS3243: CodePost's
+    // 30 s): the student is told; the program still plays on the ladder.
+    m_store.finish_judge(
+        job,
+        {{"course", m_config.course},
+         {"points", 0},
+         {"playable", true},
+         {"error", ""},
+         {"timed_out", true},
+         {"message", fmt::format("The tests did not finish within {} s, the platform's time limit "
+                                 "for a submission's feedback: make your moves faster.",
+                                 limit)}},
+        0);
+    ++m_finished;
+    return;
+  }
   if (!ended.empty()) {
     if (job.attempts < m_options.max_attempts) return m_store.requeue(job);
     m_store.fail_job(job, fmt::format("the judge failed: {}", ended));

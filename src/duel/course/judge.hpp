@@ -59,9 +59,10 @@ class Judges {
  private:
   void work(int index);
   void run_job(const Job& job);
-  // Runs argv to the end (killed by stop()); "" when it exited 0, else how it ended.
+  // Runs argv to the end (killed by stop(), or after `limit` seconds when
+  // positive: "time-limit"); "" when it exited 0, else how it ended.
   std::string run_process(std::vector<std::string> argv, const std::filesystem::path& log,
-                          const std::vector<std::string>& env);
+                          const std::vector<std::string>& env, double limit = 0);
   void plan_ladder();
 
   Store& m_store;

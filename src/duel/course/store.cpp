@@ -207,6 +207,7 @@ std::vector<Submission> Store::submissions(const std::string& student) {
           : m_db->query(fmt::format("SELECT {} FROM submissions WHERE student = ? ORDER BY id DESC",
                                     kSubmissionColumns),
                         {student});
+  out.reserve(rows.size());
   for (const auto& r : rows) out.push_back(submission_of(r));
   return out;
 }
@@ -239,6 +240,7 @@ std::vector<Submission> Store::latest_valid(bool on_time) {
       "{} AND id = (SELECT MAX(id) FROM submissions t WHERE t.student = s.student AND "
       "t.status = 'done' AND json_extract(t.result, '$.playable') = 1 {}) ORDER BY student",
       kSubmissionColumns, on_time ? "AND late = 0" : "", on_time ? "AND t.late = 0" : ""));
+  out.reserve(rows.size());
   for (const auto& r : rows) out.push_back(submission_of(r));
   return out;
 }
@@ -450,6 +452,7 @@ std::vector<LadderGame> Store::ladder_games(const std::string& student) {
                 "record FROM ladder_games WHERE white_student = ? OR black_student = ? "
                 "ORDER BY id DESC",
                 {student, student});
+  out.reserve(rows.size());
   for (const auto& r : rows) {
     out.push_back({r[0].as_int(), r[1].as_int(), r[2].as_int(), r[3].as_int(), r[4].s, r[5].s,
                    r[6].as_real(), r[7].s, r[8].s});

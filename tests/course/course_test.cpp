@@ -202,6 +202,21 @@ TEST_F(CourseServerStore, JobsAreClaimedOnceAndRequeuedAfterACrash) {
   EXPECT_EQ(latest[0].id, s1);
 }
 
+TEST_F(CourseServerStore, ASubmissionWhoseFilesCannotBePlacedIsNotAdded) {
+  std::int64_t tried = 0;
+  EXPECT_EQ(store->add_submission(sub("alice"),
+                                  [&](std::int64_t id) {
+                                    tried = id;
+                                    return false;
+                                  }),
+            0);
+  EXPECT_GT(tried, 0);
+  EXPECT_FALSE(store->submission(tried));
+  EXPECT_EQ(store->queued_jobs(), 0);
+  // The next one takes the id the rolled-back one had.
+  EXPECT_EQ(store->add_submission(sub("alice"), [](std::int64_t) { return true; }), tried);
+}
+
 TEST_F(CourseServerStore, ReopenedDatabaseKeepsEverything) {
   const auto s1 = store->add_submission(sub("alice"));
   store->set_deadline(1.5e9);

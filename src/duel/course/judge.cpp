@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -138,22 +139,31 @@ void Judges::work(int /*index*/) {
       const std::lock_guard lock(m_mutex);
       if (m_stopping) return;
     }
-    std::optional<Job> job = m_store.claim_job();
-    if (!job && m_config.ladder) {
-      plan_ladder();
+    std::optional<Job> job;
+    try {
       job = m_store.claim_job();
+      if (!job && m_config.ladder) {
+        plan_ladder();
+        job = m_store.claim_job();
+      }
+      if (job) run_job(*job);
+    } catch (const std::exception& e) {
+      // A broken disk or database, or a bug: the job fails with the reason
+      // and the judge goes on (an exception must not end the server).
+      std::cerr << "duel course: judge: " << e.what() << std::endl;
+      if (job) {
+        try {
+          m_store.fail_job(*job, fmt::format("the judge failed: {}", e.what()));
+        } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): the database is gone
+        }
+        continue;
+      }
     }
-    if (!job) {
-      // Idle until poked (a submission, a run) or a minute passes.
-      std::unique_lock lock(m_mutex);
-      const long seen = m_pokes;
-      m_wake.wait_for(lock, std::chrono::seconds(60),
-                      [&] { return m_stopping || m_pokes != seen; });
-      if (m_stopping) return;
-      lock.unlock();
-      continue;
-    }
-    run_job(*job);
+    if (job) continue;
+    // Idle until poked (a submission, a run) or a minute passes.
+    std::unique_lock lock(m_mutex);
+    const long seen = m_pokes;
+    m_wake.wait_for(lock, std::chrono::seconds(60), [&] { return m_stopping || m_pokes != seen; });
   }
 }
 

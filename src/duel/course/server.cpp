@@ -244,8 +244,10 @@ Response CourseServer::upload(const Request& r, const Student& me) {
     return error_response(429, fmt::format("at most {} submissions an hour; wait a little",
                                            m_config.uploads_per_hour));
   }
-  // Step 3. The files on disk first, then the row and its job: a crash in
-  // between leaves an unused folder, never a row without its files.
+  // Step 3. The files written aside, moved into the submission's folder
+  // inside the transaction that adds its row and job: a crash leaves both
+  // or neither (a folder left by a crash before a commit is an orphan whose
+  // id the next submission takes, so it is cleared first).
   Submission s;
   s.student = me.id;
   s.created = now;
@@ -262,10 +264,18 @@ Response CourseServer::upload(const Request& r, const Student& me) {
       return error_response(507, "the server cannot store the upload: its disk is full");
     }
   }
-  const std::int64_t id = m_store.add_submission(s);
-  std::error_code ec;
-  fs::rename(staging, m_judges.submission_dir(id), ec);
-  if (ec) return error_response(507, "the server cannot store the upload");
+  const std::int64_t id = m_store.add_submission(s, [&](std::int64_t made) {
+    const fs::path to = m_judges.submission_dir(made);
+    std::error_code ec;
+    fs::remove_all(to, ec);
+    fs::rename(staging, to, ec);
+    return !ec;
+  });
+  if (id == 0) {
+    std::error_code ec;
+    fs::remove_all(staging, ec);
+    return error_response(507, "the server cannot store the upload");
+  }
   m_judges.poke();
   auto stored = m_store.submission(id);
   return json_response(201, submission_json(*stored, false));

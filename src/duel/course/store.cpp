@@ -177,7 +177,8 @@ void Store::set_deadline(std::optional<double> when) {
              {fmt::format("{:.3f}", *when)});
 }
 
-std::int64_t Store::add_submission(const Submission& s) {
+std::int64_t Store::add_submission(const Submission& s,
+                                   const std::function<bool(std::int64_t)>& place) {
   Db::Transaction t(*m_db);
   m_db->exec(
       "INSERT INTO submissions (student, created, files, language, late, status) VALUES "
@@ -187,6 +188,7 @@ std::int64_t Store::add_submission(const Submission& s) {
   m_db->exec(
       "INSERT INTO jobs (kind, submission, status, created) VALUES ('judge', ?, 'queued', ?)",
       {id, s.created});
+  if (place && !place(id)) return 0;  // rolled back
   t.commit();
   return id;
 }

@@ -8,6 +8,7 @@
 // or queued again (requeue_running), so nothing is lost and nothing is
 // judged twice into the results.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,8 +102,12 @@ class Store {
   std::optional<double> deadline();
   void set_deadline(std::optional<double> when);
 
-  // Submissions and their judge jobs, added together.
-  std::int64_t add_submission(const Submission& s);
+  // Submissions and their judge jobs, added together. `place`, given, puts
+  // the files where the new id says before the rows are committed (false:
+  // nothing is added, 0 returned): a crash leaves a row with its files, or
+  // neither.
+  std::int64_t add_submission(const Submission& s,
+                              const std::function<bool(std::int64_t)>& place = {});
   std::optional<Submission> submission(std::int64_t id);
   std::vector<Submission> submissions(const std::string& student = {});  // newest first
   int submissions_since(const std::string& student, double since);

@@ -178,7 +178,8 @@ def test_finished_game_raises_value_error():
 def test_everything_public_has_a_docstring():
     command = importlib.import_module("duel.cs3243.__main__")
     assert command.__doc__ and command.main.__doc__
-    for module in (cs, grader):
+    match = importlib.import_module("duel.cs3243.match")
+    for module in (cs, grader, match):
         assert module.__doc__ and module.__doc__.strip()
         for name in module.__all__:
             obj = getattr(module, name)

@@ -3,7 +3,6 @@
 position mirrored (duel/cs3243/match.py)."""
 
 import importlib.util
-import inspect
 import json
 import re
 import subprocess
@@ -278,15 +277,3 @@ def test_bad_files(tmp_path):
     (tmp_path / "file").write_text("")
     r = run_match(a, a, "--names", "p,q", "--out", tmp_path / "file")
     assert r.returncode == 2 and "not a folder" in r.stderr
-
-
-def test_everything_public_has_a_docstring():
-    assert match.__doc__ and match.__doc__.strip()
-    for name in match.__all__:
-        obj = getattr(match, name)
-        assert obj.__doc__ and obj.__doc__.strip(), name
-        if inspect.isclass(obj):
-            for member, value in vars(obj).items():
-                if not member.startswith("_") and (inspect.isfunction(value)
-                                                   or isinstance(value, property)):
-                    assert value.__doc__ and value.__doc__.strip(), f"{name}.{member}"

@@ -8,12 +8,6 @@
 
 namespace duel::course {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
-using serve::error_response;
-using serve::json_response;
-using serve::Request;
-using serve::Response;
 using namespace parts;  // NOLINT(google-build-using-namespace): this file's own helpers
 
 CourseServer::CourseServer(fs::path dir, Config config, Store& store, Judges& judges,
@@ -39,7 +33,7 @@ std::optional<Student> CourseServer::who(const Request& r) {
 
 Response CourseServer::handle(const Request& r) {
   try {
-    const auto parts = split(r.path);
+    const auto parts = serve::split_path(r.path);
     // Step 1. The course's pages; sign-in needs no session.
     if (r.path == "/course" || r.path == "/course/") {
       Request page = r;

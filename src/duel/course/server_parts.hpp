@@ -28,16 +28,6 @@ using serve::json_response;
 using serve::Request;
 using serve::Response;
 
-inline std::vector<std::string> split(const std::string& path) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(path);
-  while (std::getline(in, part, '/')) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
 inline std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";

@@ -11,12 +11,6 @@
 
 namespace duel::course {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
-using serve::error_response;
-using serve::json_response;
-using serve::Request;
-using serve::Response;
 using namespace parts;  // NOLINT(google-build-using-namespace): this file's own helpers
 
 Result<Created> create_course(const fs::path& dir, const Config& config,

@@ -65,6 +65,20 @@ class Handler {
   [[nodiscard]] virtual Response handle(const Request& request) = 0;
 };
 
+// A request path's parts: "/api/games/g1/" -> {"api", "games", "g1"}.
+[[nodiscard]] inline std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  while (at <= path.size()) {
+    const auto slash = path.find('/', at);
+    const auto end = slash == std::string_view::npos ? path.size() : slash;
+    if (end > at) parts.emplace_back(path.substr(at, end - at));
+    if (slash == std::string_view::npos) break;
+    at = slash + 1;
+  }
+  return parts;
+}
+
 // A JSON answer. Bytes that are not UTF-8 (a request path or query quoted
 // in an error, say) are written as U+FFFD: dump() would otherwise throw and
 // the answer become a 500.

@@ -23,16 +23,6 @@
 namespace duel::serve {
 namespace {
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(path);
-  while (std::getline(in, part, '/')) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
 Response method_not_allowed(const Request& r, std::string_view allow) {
   Response out =
       error_response(405, fmt::format("method {} is not allowed on {} (allowed: {})",

@@ -361,6 +361,33 @@ TEST_F(CourseServerHandler, UploadsAreCheckedLateMarkedAndRateLimited) {
   EXPECT_EQ(upload(token_of("bob"), "homework.py", "x=3\n").status, 201);  // per student
 }
 
+TEST_F(CourseServerHandler, LadderGamesNameStudentsAsTheLadderShowsThem) {
+  // A match's record and reason name the programs by student id (the class
+  // folder's names); a student with a nickname is shown by it to others.
+  fs::create_directories(dir / "jobs" / "1");
+  ASSERT_TRUE(write_file_atomic(dir / "jobs" / "1" / "game.pdn",
+                                "[Black \"alice\"]\n[White \"bob\"]\n\n1. 11-15 *\n"));
+  Job job;
+  job.kind = "ladder";
+  job.id = store->add_job(job);
+  LadderGame g{
+      0, job.id, 1, 2, "alice", "bob", 0.0, "Black (alice) lost: crash", "jobs/1/game.pdn"};
+  store->finish_ladder(job, {g}, {});
+  store->set_nickname("alice", "Ace");
+  const auto ladder = nlohmann::json::parse(ask("GET", "/api/course/ladder", token_of("bob")).body);
+  ASSERT_EQ(ladder["games"].size(), 1U);
+  EXPECT_EQ(ladder["games"][0]["reason"], "Black (Ace) lost: crash");
+  EXPECT_EQ(ladder["games"][0]["first"], "Ace");
+  const std::string path =
+      "/api/course/ladder/games/" + ladder["games"][0]["id"].dump() + "/record";
+  const auto record = ask("GET", path, token_of("bob")).body;
+  EXPECT_NE(record.find("[Black \"Ace\"]"), std::string::npos) << record;
+  EXPECT_NE(record.find("[White \"Bob\"]"), std::string::npos) << record;
+  EXPECT_EQ(record.find("alice"), std::string::npos);
+  // The teacher sees the ids.
+  EXPECT_NE(ask("GET", path, teacher).body.find("alice"), std::string::npos);
+}
+
 TEST_F(CourseServerHandler, ATokenReissuedEndsTheOldOne) {
   const std::string old = token_of("bob");
   EXPECT_EQ(ask("GET", "/api/course/me", old).status, 200);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,8 +88,16 @@ int children_of_us() {
   if (dir == nullptr) return -1;
   while (const dirent* e = ::readdir(dir)) {
     if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-    std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // Read with read(2): a process that ends meanwhile (another test's, in
+    // ctest -j2) fails the read with ESRCH, which std::filebuf throws on.
+    std::string text(512, '\0');
+    const int fd =
+        ::open((std::string("/proc/") + e->d_name + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    const ssize_t got = ::read(fd, text.data(), text.size());
+    ::close(fd);
+    if (got <= 0) continue;
+    text.resize(static_cast<std::size_t>(got));
     const auto close = text.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream rest(text.substr(close + 2));

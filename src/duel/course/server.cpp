@@ -204,7 +204,9 @@ Response CourseServer::api(const Request& r, const std::vector<std::string>& par
     const auto id = number(parts[4]);
     for (const auto& g : m_store.ladder_games(me.teacher ? "" : me.id)) {
       if (id && g.id == *id) {
-        return text_response(200, read_file(m_dir / g.record));
+        std::string text = read_file(m_dir / g.record);
+        if (!me.teacher) text = with_names(text, g);
+        return text_response(200, text);
       }
     }
     return error_response(403, "that ladder game is not one of your program's");
@@ -349,15 +351,32 @@ Response CourseServer::submission_api(const Request& r, const std::vector<std::s
   return error_response(404, "no such page of a submission");
 }
 
+std::string CourseServer::shown_name(const std::string& id) {
+  const auto s = m_store.student(id);
+  if (!s) return id;
+  return s->nickname.empty() ? s->name : s->nickname;
+}
+
+std::string CourseServer::with_names(std::string text, const LadderGame& g) {
+  // A record's tags ("[Black \"id\"]") and a reason's "(id)" name the
+  // programs by student id; a student sees names as the ladder shows them.
+  for (const auto& id : {g.white_student, g.black_student}) {
+    const std::string name = shown_name(id);
+    for (const auto& [open, close] : {std::pair{"\"", "\""}, std::pair{"(", ")"}}) {
+      const std::string from = open + id + close;
+      const std::string to = open + name + close;
+      for (auto at = text.find(from); at != std::string::npos;
+           at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+      }
+    }
+  }
+  return text;
+}
+
 Response CourseServer::ladder(const Student& me) {
   json players = json::array();
-  std::map<std::string, Student> by_id;
-  for (const auto& s : m_store.students()) by_id[s.id] = s;
-  const auto shown = [&](const std::string& id) {
-    const auto it = by_id.find(id);
-    if (it == by_id.end()) return id;
-    return it->second.nickname.empty() ? it->second.name : it->second.nickname;
-  };
+  const auto shown = [&](const std::string& id) { return shown_name(id); };
   int rank = 0;
   for (const auto& x : m_store.ratings()) {
     players.push_back({{"rank", ++rank},
@@ -380,7 +399,7 @@ Response CourseServer::ladder(const Student& me) {
                      {"first", shown(g.white_student)},
                      {"second", shown(g.black_student)},
                      {"score", g.score},
-                     {"reason", g.reason}});
+                     {"reason", me.teacher ? g.reason : with_names(g.reason, g)}});
     if (games.size() >= 200) break;
   }
   return json_response(

@@ -51,6 +51,10 @@ class CourseServer : public serve::Handler {
                                  const Student& who);
   serve::Response teacher_api(const serve::Request& r, const std::vector<std::string>& parts);
   serve::Response ladder(const Student& who);
+  // The name the ladder shows for a student (the nickname, else the name),
+  // and a ladder game's text with its players' ids put as those names.
+  std::string shown_name(const std::string& id);
+  std::string with_names(std::string text, const LadderGame& g);
   serve::Response board_api(const serve::Request& r, const std::vector<std::string>& parts,
                             const Student& me);
   std::optional<Student> who(const serve::Request& r);

@@ -147,12 +147,14 @@ int run_serve(const ServeArgs& a) {
   const bool tls = !limits.tls_cert.empty();
   const bool loopback = a.host == "127.0.0.1" || a.host == "::1" || a.host == "localhost";
   const bool v6 = a.host.find(':') != std::string::npos;
-  std::cout << fmt::format(
-                   "duel course: serving {} on {}://{}{}{}:{}/course/ ({}{})", config->title,
-                   tls ? "https" : "http", v6 ? "[" : "", a.host, v6 ? "]" : "", *port,
-                   a.scheduler.empty() ? fmt::format("{} judges", a.workers)
-                                       : "judging on " + a.scheduler,
-                   requeued > 0 ? fmt::format("; {} unfinished jobs queued again", requeued) : "")
+  std::cout << fmt::format("duel course: serving {} on {}://{}{}{}:{}/course/ ({}{})",
+                           config->title, tls ? "https" : "http", v6 ? "[" : "", a.host,
+                           v6 ? "]" : "", *port,
+                           a.scheduler.empty() ? fmt::format("{} judges", a.workers)
+                                               : "judging on " + a.scheduler,
+                           requeued > 0 ? fmt::format("; {} unfinished job{} queued again",
+                                                      requeued, requeued == 1 ? "" : "s")
+                                        : "")
             << std::endl;
   if (!a.scheduler.empty() && config->kind() == Kind::Cs3243) {
     std::cout << "duel course: cs3243 is judged on this machine, --workers at a time (its grader "

@@ -378,6 +378,10 @@ async function csci561(cases) {
     await cases('csci561-teacher', async () => {
       const t = await signedIn(base, tokens.teacher, 'T');
       check((await phase(t)) === 'teacher', 'the teacher is not shown the teacher view');
+      // The view shows first; its lists follow from their own requests.
+      await t.waitForFunction(() => document.querySelectorAll('#students tbody tr').length === 3 &&
+                                    document.querySelectorAll('#subs tbody tr').length === 2, null, { timeout: STEP_MS })
+        .catch(() => {});
       const students = await t.$$eval('#students tbody tr', (l) => l.map((tr) => tr.dataset.id));
       check(students.join() === 'alice,bob,carol', `the students listed: ${students}`);
       const subs = await t.$$eval('#subs tbody tr', (l) => l.map((tr) => tr.dataset.id));

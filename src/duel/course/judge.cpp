@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "duel/arena/glicko2.hpp"
+#include "duel/core/file.hpp"
 #include "duel/core/subprocess.hpp"
 
 extern char** environ;  // NOLINT: POSIX
@@ -29,19 +30,15 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string read_text(const fs::path& p, std::size_t max = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s;
-  s.resize(max);
-  in.read(s.data(), static_cast<std::streamsize>(max));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
+// A file a judge's run wrote, up to `max` bytes ("" when there is none).
+std::string read_text(const fs::path& p, std::uint64_t max = 1 << 20) {
+  return read_own_file(p, 0, max).value_or("");
 }
 
 json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) return nullptr;
-  return json::parse(in, nullptr, false);
+  const auto text = read_own_file(p, 0, 256 << 20);
+  if (!text) return nullptr;
+  return json::parse(*text, nullptr, false);
 }
 
 // The last non-empty line of a log, for a failed job's message.

@@ -204,7 +204,7 @@ Response CourseServer::api(const Request& r, const std::vector<std::string>& par
     const auto id = number(parts[4]);
     for (const auto& g : m_store.ladder_games(me.teacher ? "" : me.id)) {
       if (id && g.id == *id) {
-        std::string text = read_file(m_dir / g.record);
+        std::string text = read_own_file(m_dir / g.record, 0, 64 << 20).value_or("");
         if (!me.teacher) text = with_names(text, g);
         return text_response(200, text);
       }
@@ -291,7 +291,8 @@ Response CourseServer::submission_api(const Request& r, const std::vector<std::s
   if (parts.size() == 4) return json_response(200, submission_json(*sub, true));
   if (parts.size() == 6 && parts[4] == "files") {
     for (const auto& n : sub->files) {
-      if (n == parts[5]) return text_response(200, read_file(files / parts[5]));
+      if (n == parts[5])
+        return text_response(200, read_own_file(files / parts[5], 0, 64 << 20).value_or(""));
     }
     return error_response(404, "no such file in the submission");
   }
@@ -337,7 +338,7 @@ Response CourseServer::submission_api(const Request& r, const std::vector<std::s
     if (g.contains("record") && !g["record"].get<std::string>().empty()) {
       const std::string rec = g["record"].get<std::string>();
       if (rec.find("..") != std::string::npos) return error_response(404, "no such record");
-      return text_response(200, read_file(out / rec));
+      return text_response(200, read_own_file(out / rec, 0, 64 << 20).value_or(""));
     }
     return error_response(404, "that game has no record");
   }
@@ -345,8 +346,9 @@ Response CourseServer::submission_api(const Request& r, const std::vector<std::s
     auto row = m_store.db().one("SELECT MAX(id) FROM jobs WHERE kind = 'judge' AND submission = ?",
                                 {sub->id});
     if (!row || row->at(0).null()) return error_response(404, "not judged yet");
-    return text_response(200,
-                         read_file(m_judges.job_dir(row->at(0).as_int()) / "judge.log", 1 << 20));
+    return text_response(
+        200, read_own_file(m_judges.job_dir(row->at(0).as_int()) / "judge.log", 0, 1 << 20)
+                 .value_or(""));
   }
   return error_response(404, "no such page of a submission");
 }

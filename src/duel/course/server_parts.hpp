@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -16,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "duel/core/file.hpp"
 #include "duel/core/result.hpp"
 #include "duel/course/course.hpp"
 #include "duel/serve/http_types.hpp"
@@ -27,21 +27,6 @@ using serve::error_response;
 using serve::json_response;
 using serve::Request;
 using serve::Response;
-
-inline std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-inline std::string read_file(const fs::path& p, std::size_t max = 64 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s(max, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(max));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
 
 inline std::string link_for(const Config& c, const std::string& token) {
   std::string base = c.url.empty() ? "http://127.0.0.1:8080" : c.url;
@@ -94,7 +79,7 @@ inline std::string zip_folder(const fs::path& dir, const std::string& top) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
-    const std::string data = read_file(e.path());
+    const std::string data = read_own_file(e.path(), 0, 64 << 20).value_or("");
     const std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(),
                                                                          &archive_entry_free);
     archive_entry_set_pathname(entry.get(), (top + "/" + e.path().filename().string()).c_str());

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "duel/course/server_parts.hpp"
+#include "duel/tournament/cells.hpp"
 
 namespace duel::course {
 
@@ -31,8 +32,9 @@ Result<Created> create_course(const fs::path& dir, const Config& config,
     for (const auto& s : roster) {
       const std::string token = new_token();
       (*store)->add_student({s.id, s.name, s.email, "", false}, token_hash(token));
-      out.csv += fmt::format("{},{},{},{},{}\n", csv_field(s.id), csv_field(s.name),
-                             csv_field(s.email), token, csv_field(link_for(config, token)));
+      out.csv +=
+          fmt::format("{},{},{},{},{}\n", tournament::csv(s.id), tournament::csv(s.name),
+                      tournament::csv(s.email), token, tournament::csv(link_for(config, token)));
     }
     const std::string teacher = new_token();
     (*store)->add_student({"teacher", "Teacher", "", "", true}, token_hash(teacher));
@@ -149,19 +151,24 @@ Response CourseServer::teacher_api(const Request& r, const std::vector<std::stri
     const fs::path out = m_judges.run_dir(run->id) / "out";
     if (parts.size() == 5 && (parts[4] == "grades.csv" || parts[4] == "results.csv")) {
       if (run->status != "done") return error_response(409, "that run has not finished");
-      Response res = text_response(200, read_file(out / "results.csv"), "text/csv; charset=utf-8");
+      Response res =
+          text_response(200, read_own_file(out / "results.csv", 0, 64 << 20).value_or(""),
+                        "text/csv; charset=utf-8");
       res.headers.emplace_back("Content-Disposition", "attachment; filename=\"grades.csv\"");
       return res;
     }
     if (parts.size() == 5 && parts[4] == "results.json") {
-      return text_response(200, read_file(out / "results.json"), "application/json");
+      return text_response(200, read_own_file(out / "results.json", 0, 64 << 20).value_or(""),
+                           "application/json");
     }
   }
   if (what == "grades.csv" && parts.size() == 3) {
     for (const auto& x : m_store.runs()) {
       if (x.kind == "grading" && x.status == "done") {
-        Response res = text_response(200, read_file(m_judges.run_dir(x.id) / "out" / "results.csv"),
-                                     "text/csv; charset=utf-8");
+        Response res = text_response(
+            200,
+            read_own_file(m_judges.run_dir(x.id) / "out" / "results.csv", 0, 64 << 20).value_or(""),
+            "text/csv; charset=utf-8");
         res.headers.emplace_back("Content-Disposition", "attachment; filename=\"grades.csv\"");
         return res;
       }

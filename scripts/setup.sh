@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   gnuplot-nox python3 fairy-stockfish
   pybind11-dev python3-dev python3-pytest python3-setuptools python3-venv python3-pip
-  python3-torch python3-numpy
+  python3-torch python3-numpy python3-nbclient python3-nbformat python3-ipykernel python3-matplotlib
   libmicrohttpd-dev libcpp-httplib-dev wrk libsodium-dev libsqlite3-dev libarchive-dev
   python3-distributed iproute2 bubblewrap util-linux
   clang-14 libclang-rt-14-dev

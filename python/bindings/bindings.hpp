@@ -39,6 +39,14 @@ struct Move;
 // State.moves(), san(), parse(), end_cause and the methods of duel.Move
 // (moves.cpp).
 void bind_moves(py::class_<Move>& move, py::class_<State>& state);
+// State.cells(), is_check(), move_cells(), cell_of() and the like: what a
+// board drawing needs (view.cpp).
+void bind_view(py::class_<State>& state);
+// Game.num_distinct_actions, observation_shape; State.action_id, move_of,
+// legal_action_ids, observation: pyspiel-style integers (actions.cpp).
+void bind_actions(py::class_<Game>& game, py::class_<State>& state);
+// duel.pgn's reader and writer of PGN and PDN text (records.cpp).
+void bind_records(py::module_& m);
 // `duel.search` and its result and progress types (search.cpp).
 void bind_search(py::module_& m);
 // `duel.play`, `duel.arena` and their results (play.cpp).

@@ -233,6 +233,9 @@ PYBIND11_MODULE(_duel, m) {
   dp::bind_game(game);
   dp::bind_state(state);
   dp::bind_moves(move, state);
+  dp::bind_view(state);
+  dp::bind_actions(game, state);
+  dp::bind_records(m);
   dp::bind_games(m);
   dp::bind_search(m);
   dp::bind_play(m);

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "duel/arena/arena.hpp"
 #include "duel/arena/elo.hpp"
 #include "duel/arena/ratings.hpp"
+#include "duel/play/game_record.hpp"
 #include "duel/play/record_io.hpp"
 #include "duel/registry/agents.hpp"
 #include "moves.hpp"
@@ -127,7 +129,33 @@ struct MatchOutput {
   double seconds = 0.0;
   std::string json;  // play::to_json, the document of `duel play --json`
   std::vector<std::string> moves;
+  std::string record;  // PGN or PDN as `duel play --pgn/--pdn` writes it; "" for other games
 };
+
+// Today as PGN's Date tag writes it, as `duel play --pgn` dates its record.
+std::string pgn_date() {
+  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::chrono::year_month_day ymd{today};
+  return fmt::format("{:04}.{:02}.{:02}", static_cast<int>(ymd.year()),
+                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+}
+
+// The record `duel play` writes with --pgn or --pdn: the same tags, the
+// same writer (play/game_record.hpp).
+template <class S>
+std::string record_text(const play::MatchRecord<S>& rec, const S& start) {
+  if constexpr (S::kRecordFormat == games::RecordFormat::none) {
+    return "";
+  } else {
+    play::RecordTags tags = {{"Event", "duel play"}};
+    if constexpr (S::kRecordFormat == games::RecordFormat::pgn) {
+      tags.emplace_back("Date", pgn_date());
+    }
+    for (auto& side : play::side_tags<S>(rec.agents)) tags.push_back(std::move(side));
+    tags.emplace_back("Termination", play::termination(rec));
+    return play::game_record(rec, start, tags);
+  }
+}
 
 template <class S>
 MatchOutput match_output(const play::MatchRecord<S>& rec) {
@@ -140,6 +168,7 @@ MatchOutput match_output(const play::MatchRecord<S>& rec) {
                 rec.reason,
                 rec.seconds,
                 play::to_json(rec).dump(),
+                {},
                 {}};
   for (const auto& m : rec.moves) o.moves.push_back(m.text);
   return o;
@@ -205,6 +234,7 @@ MatchOutput play_game(const py::object& game, const py::object& white, const py:
           rec.agents =
               kBlackFirst ? std::array<std::string, 2>{bn, wn} : std::array<std::string, 2>{wn, bn};
           out = match_output(rec);
+          out->record = record_text(rec, s);
         }
         // The agents are destroyed here, with the GIL held again.
       },
@@ -341,6 +371,20 @@ void bind_play(py::module_& m) {
           [](const MatchOutput& o) { return py::module_::import("json").attr("loads")(o.json); },
           "The game record as `duel play --json` writes it (moves with their search\n"
           "statistics).")
+      .def(
+          "pgn",
+          [](const MatchOutput& o) {
+            if (o.record.empty()) {
+              throw_bad_input(fmt::format(
+                  "pgn(): {} has no record format (PGN: the 5x5 chess games; PDN: checkers)",
+                  o.game));
+            }
+            return o.record;
+          },
+          "The game as `duel play --pgn` (chess games: PGN) or `--pdn` (checkers: PDN)\n"
+          "writes it: the same tags (Event, Date, the players, Termination), the moves with\n"
+          "the searches' scores as comments. duel.pgn.read_game reads it back. ValueError\n"
+          "for the games with neither format.")
       .def("__repr__", [](const MatchOutput& o) {
         return fmt::format("<duel.MatchResult {} vs {}: {}>", o.players[0], o.players[1], o.reason);
       });

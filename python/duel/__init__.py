@@ -31,18 +31,33 @@ from ._duel import (
     search,
     sprt_llr,
 )
+from .board import Board, LegalMoves, Outcome, Piece, match_board, match_html, match_san
+from .drawing import Svg, svg
+
+# In Jupyter and IPython a position shows as its board, a game as its moves
+# in SAN and its last position (python-chess does the same).
+State._repr_svg_ = lambda self: str(svg(self))
+MatchResult.board = match_board
+MatchResult.san = property(match_san)
+MatchResult._repr_html_ = match_html
+del match_board, match_html, match_san
 
 __all__ = [
     "ArenaGame",
     "ArenaResult",
+    "Board",
     "Game",
     "GameInfo",
+    "LegalMoves",
     "MatchResult",
     "Move",
+    "Outcome",
+    "Piece",
     "SearchProgress",
     "SearchResult",
     "Standing",
     "State",
+    "Svg",
     "__version__",
     "arena",
     "fit_ratings",
@@ -51,4 +66,5 @@ __all__ = [
     "play",
     "search",
     "sprt_llr",
+    "svg",
 ]

@@ -6,6 +6,15 @@ that both name the same classes, functions and attributes.
 
 from typing import Callable, Optional, Sequence, Tuple, Union
 
+import numpy
+
+from .board import Board as Board
+from .board import LegalMoves as LegalMoves
+from .board import Outcome as Outcome
+from .board import Piece as Piece
+from .drawing import Svg as Svg
+from .drawing import svg as svg
+
 __version__: str
 
 class GameInfo:
@@ -53,6 +62,13 @@ class Game:
 
         Raises ValueError with the message `duel search --fen` prints when it is not one.
         """
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many action ids there are: every State.action_id is in 0..this-1 (pyspiel's
+        num_distinct_actions; the encodings are in docs/python.md)."""
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """The shape (planes, rows, columns) of every State.observation() of this game."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -120,6 +136,40 @@ class State:
     def end_cause(self) -> str:
         """Why the game is over, in the words of its rules ('checkmate', 'Black's king
         captured', '50-move rule'); '' while it goes on."""
+    def action_id(self, move: MoveLike) -> int:
+        """The integer id of a legal move (given in any form result() reads), in
+        0..Game.num_distinct_actions-1; the same move has the same id in every position.
+        Raises ValueError when it is not a legal move."""
+    def move_of(self, action_id: int) -> Move:
+        """The legal duel.Move whose id is action_id. Raises ValueError when no legal move
+        here has it."""
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal moves, sorted (pyspiel's legal_actions()); empty at the end."""
+    def observation(self) -> numpy.ndarray:
+        """The position as a float32 NumPy array of Game.observation_shape, planes of 0
+        and 1 (and fractions for clocks), as docs/python.md lists them per game."""
+    def cells(self) -> list[list[str]]:
+        """The board as the game's page draws it: rows of cell texts, row 0 at the top
+        ('' empty; chess FEN letters, checkers b/B/w/W, N-Queens Q, KCell 1/2)."""
+    @property
+    def board_kind(self) -> str:
+        """'grid' (a board of squares) or 'line' (KCell's row of cells)."""
+    def is_check(self) -> bool:
+        """True when the side to move's king is attacked (the chess games); False elsewhere."""
+    def marks(self) -> list[tuple[int, int]]:
+        """The cells the page shades: in N-Queens the empty squares a queen attacks."""
+    def move_cells(self, move: MoveLike) -> list[tuple[int, int]]:
+        """The cells (row, col) as drawn that a legal move touches: from and to, every
+        landing square of a checkers jump, the square of an N-Queens queen."""
+    def cell_of(self, square: Union[str, int, Tuple[int, int]]) -> tuple[int, int]:
+        """The cell (row, col) as drawn of a square: 'b1' or 0..24 (a1 = 0, b1 = 1, as
+        python-chess counts) in the chess games, 1..32 in checkers, (row, col) from 1 in
+        N-Queens, 1..k in KCell. ValueError for a square the board does not have."""
+    @property
+    def side_names(self) -> list[str]:
+        """The players' names, the first mover first: ['White', 'Black'], ['Black', 'White']
+        in checkers, ['Player 1', 'Player 2'] in N-Queens and KCell."""
+    def _repr_svg_(self) -> str: ...
     def is_terminal(self) -> bool:
         """True when the game is over."""
     def utility(self) -> int:
@@ -301,6 +351,13 @@ Agent = Union[str, Callable[[State], MoveLike]]
 class MatchResult:
     """One finished game of duel.play."""
 
+    def board(self) -> Board:
+        """MatchResult.board(): the game replayed on a Board (its move stack)."""
+    @property
+    def san(self) -> str:
+        """MatchResult.san: the moves numbered, in SAN in the chess games."""
+    def _repr_html_(self) -> str: ...
+
     @property
     def game(self) -> str:
         """The game's canonical spec."""
@@ -334,6 +391,11 @@ class MatchResult:
     def to_dict(self) -> dict[str, object]:
         """The game record as `duel play --json` writes it (moves with their search
         statistics)."""
+    def pgn(self) -> str:
+        """The game as `duel play --pgn` (chess games: PGN) or `--pdn` (checkers: PDN)
+        writes it: the same tags (Event, Date, the players, Termination), the moves with
+        the searches' scores as comments. duel.pgn.read_game reads it back. ValueError
+        for the games with neither format."""
 
 def play(
     game: Union[Game, State, str],

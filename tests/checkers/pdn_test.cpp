@@ -104,5 +104,45 @@ TEST(Pdn, NamesTheBadMove) {
   }
 }
 
+TEST(Pdn, ReadsEveryGameOfAFile) {
+  // Three games as `duel arena --pdnout` appends them (tags, moves, result,
+  // a blank line), the third without tags or a result token but cut off by
+  // no tag either: it runs to the end of the text. A `[` and a result token
+  // inside a comment cut nothing.
+  const std::string text =
+      "[Event \"a\"]\n[GameType \"21\"]\n1. 11-15 23-19 {not [a tag] nor 1-0} 1-0\n\n"
+      "[Event \"b\"]\n1. 9-13 *\n\n"
+      "1. 10-14 22-18\n";
+  const auto games = parse_pdn_games(text);
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games->size(), 3U);
+  EXPECT_EQ((*games)[0].tags.front().second, "a");
+  EXPECT_EQ((*games)[0].moves.size(), 2U);
+  EXPECT_EQ((*games)[0].result, "1-0");
+  EXPECT_EQ((*games)[1].tags.front().second, "b");
+  EXPECT_EQ((*games)[1].moves.size(), 1U);
+  EXPECT_EQ((*games)[1].result, "*");
+  EXPECT_TRUE((*games)[2].tags.empty());
+  EXPECT_EQ((*games)[2].moves.size(), 2U);
+}
+
+TEST(Pdn, CutsAGameWithoutAResultAtTheNextTags) {
+  const auto games = parse_pdn_games("[Round \"1\"]\n1. 11-15\n[Round \"2\"]\n1. 9-13 0-1\n");
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games->size(), 2U);
+  EXPECT_EQ((*games)[0].result, "");  // parse_pdn's "no result token"
+  EXPECT_EQ((*games)[1].tags.front().second, "2");
+  EXPECT_EQ((*games)[1].result, "0-1");
+}
+
+TEST(Pdn, NamesTheGameOfAnError) {
+  const auto bad = parse_pdn_games("1. 11-15 1-0\n1. 11-17 *\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().rfind("game 2: PDN: move 1 ('11-17')", 0), 0U) << bad.error();
+  const auto none = parse_pdn_games(" \n{only a comment}\n");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error(), "PDN: no game in the text");
+}
+
 }  // namespace
 }  // namespace duel::games::checkers

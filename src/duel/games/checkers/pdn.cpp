@@ -124,4 +124,55 @@ Result<PdnGame> parse_pdn(std::string_view text, int draw_limit) {
   return g;
 }
 
+Result<std::vector<PdnGame>> parse_pdn_games(std::string_view text, int draw_limit) {
+  // Step 1. Cut the text into games: after a result token, or before a tag
+  // that follows moves. Comments and tags are stepped over whole, so a `[`
+  // or a result inside them cuts nothing; an unclosed one is left to
+  // parse_pdn to name.
+  std::vector<std::string_view> parts;
+  std::size_t begin = 0;
+  bool open = false;      // the current game has a tag or a token
+  bool in_moves = false;  // ... and its moves have begun
+  const auto cut = [&](std::size_t end) {
+    if (open) parts.push_back(text.substr(begin, end - begin));
+    begin = end;
+    open = in_moves = false;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      ++i;
+    } else if (c == '{' || c == '[') {
+      if (c == '[' && in_moves) cut(i);
+      open = open || c == '[';
+      const auto end = text.find(c == '{' ? '}' : ']', i);
+      i = end == std::string_view::npos ? text.size() : end + 1;
+    } else {
+      std::size_t end = i;
+      while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end])) == 0 &&
+             text[end] != '{' && text[end] != '[') {
+        ++end;
+      }
+      open = true;
+      if (is_result(text.substr(i, end - i))) {
+        cut(end);
+      } else {
+        in_moves = true;
+      }
+      i = end;
+    }
+  }
+  cut(text.size());
+  if (parts.empty()) return fail("PDN: no game in the text");
+
+  // Step 2. Each game as parse_pdn reads it.
+  std::vector<PdnGame> games;
+  for (std::size_t n = 0; n < parts.size(); ++n) {
+    auto g = parse_pdn(parts[n], draw_limit);
+    if (!g) return fail(fmt::format("game {}: {}", n + 1, g.error()));
+    games.push_back(std::move(*g));
+  }
+  return games;
+}
+
 }  // namespace duel::games::checkers

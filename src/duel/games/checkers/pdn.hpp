@@ -39,5 +39,10 @@ struct PdnGame {
 // be legal; errors name the move and why.
 [[nodiscard]] Result<PdnGame> parse_pdn(std::string_view text,
                                         int draw_limit = State::kLimitDefault);
+// Reads every game of a file of games, each as parse_pdn reads one. A game
+// ends at its result token, or where tags begin after its moves (a game
+// with no result token). Errors name the game: "game 2: PDN: move 14 ...".
+[[nodiscard]] Result<std::vector<PdnGame>> parse_pdn_games(std::string_view text,
+                                                           int draw_limit = State::kLimitDefault);
 
 }  // namespace duel::games::checkers

@@ -23,6 +23,8 @@ from setuptools.dist import Distribution
 
 ROOT = pathlib.Path(__file__).resolve().parent
 BUILD = pathlib.Path(os.environ.get("DUEL_BUILD_DIR", str(ROOT / "build"))).resolve()
+# Measured with no compiler cache on the 2-core machines of docs/BENCHMARKS.md.
+FIRST_BUILD = "about 2.5 minutes on 2 cores"
 VERSION = re.search(r"project\(duel VERSION ([0-9.]+)",
                     (ROOT / "CMakeLists.txt").read_text()).group(1)
 
@@ -32,7 +34,13 @@ class BuildWithCMake(build_py):
 
     def run(self):
         super().run()  # the pure-Python files of python/duel
-        if not (BUILD / "build.ninja").exists():
+        # pip shows this line, and CMake's progress under it, with `pip install -v`.
+        fresh = not (BUILD / "build.ninja").exists()
+        print(f"duel: building the extension with CMake in {BUILD}"
+              + (f" (a first build compiles the C++ library: {FIRST_BUILD}; "
+                 "`pip install -v .` shows its progress)" if fresh else ""),
+              file=sys.stderr, flush=True)
+        if fresh:
             subprocess.check_call(["cmake", "-S", str(ROOT), "-B", str(BUILD), "-G", "Ninja",
                                    "-DCMAKE_BUILD_TYPE=Release",
                                    f"-DPython_EXECUTABLE={os.path.realpath(sys.executable)}"])

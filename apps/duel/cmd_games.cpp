@@ -1,5 +1,6 @@
 // duel games: the games, their options, heuristics and agents, from the
 // registry (games.hpp's list, agents.hpp's catalogue).
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -42,6 +43,11 @@ Command add_games(CLI::App& app) {
               }
               return 0;
             }
+            // One column for the names, as wide as the longest
+            // (minichess-comp472), so every line starts its text in it.
+            std::size_t width = 0;
+            for (const auto& g : registry::game_list()) width = std::max(width, g.name.size());
+            const std::string indent(width + 1, ' ');
             for (const auto& g : registry::game_list()) {
               auto game = registry::make_game(g.example);
               std::string heuristics;
@@ -55,9 +61,9 @@ Command add_games(CLI::App& app) {
                     },
                     *game);
               }
-              std::cout << fmt::format(
-                  "{:<10} {}\n           e.g. {}   heuristics: {}\n           agents: {}\n", g.name,
-                  g.about, g.example, heuristics, agent_kinds);
+              std::cout << fmt::format("{:<{}} {}\n{}e.g. {}   heuristics: {}\n{}agents: {}\n",
+                                       g.name, width, g.about, indent, g.example, heuristics,
+                                       indent, agent_kinds);
             }
             std::cout << "duel games --agents describes each agent kind\n";
             return 0;

@@ -1,6 +1,5 @@
 // duel play GAME --white A --black B: one game, the board after every move.
 #include <cctype>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -8,10 +7,13 @@
 #include <tuple>
 
 #include "common.hpp"
+#include "duel/agents/human.hpp"
+#include "duel/games/notation.hpp"
 #include "duel/play/comp472_trace.hpp"
 #include "duel/play/game_record.hpp"
 #include "duel/play/match.hpp"
 #include "duel/play/record_io.hpp"
+#include "duel/play/screen.hpp"
 #include "duel/registry/agents.hpp"
 
 namespace duel::cli {
@@ -33,6 +35,7 @@ struct PlayOptions {
   std::string board = "text";  // text (the game's own) or handout (seed 004's bK, wp)
   bool json = false;
   bool quiet = false;
+  bool no_flip = false;  // keep the game's own side at the bottom for everyone
 };
 
 // The game spec key that --max-turns sets when a game has it: COMP 472's m,
@@ -98,14 +101,6 @@ Result<std::string> with_algorithm(const std::string& agent, bool prune) {
   return std::string(prune ? "alphabeta" : "minimax") + agent.substr(kind.size());
 }
 
-// Today's date as PGN writes it (YYYY.MM.DD, UTC).
-std::string pgn_date() {
-  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{today};
-  return fmt::format("{:04}.{:02}.{:02}", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-}
-
 template <class S>
 int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta) {
   // Step 1. Agents. With --json, people and boards use stderr so that stdout
@@ -141,8 +136,11 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   // given: on if any program prunes). A game with its own turn limit (COMP
   // 472's m) takes no referee cap. The seed trace is opened now and fed as
   // the game goes.
-  const std::array<play::PlayerSetup, 2> players = {play::player_setup<S>(o.white),
-                                                    play::player_setup<S>(o.black)};
+  // Player 1 first: in checkers that is Black, so --black (seed 003).
+  constexpr bool kBlackFirst = games::black_moves_first<S>();
+  const std::array<play::PlayerSetup, 2> players = {
+      play::player_setup<S>(kBlackFirst ? o.black : o.white),
+      play::player_setup<S>(kBlackFirst ? o.white : o.black)};
   const std::optional<int> own_turns = game_turn_limit(start);
   play::TraceParameters params{o.timeout, own_turns.value_or(o.max_turns), false, players};
   params.alphabeta =
@@ -166,13 +164,18 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   const bool show = !o.quiet;
   // Player 1 moves first: White in the chess games, Black in checkers
   // (seed 003), so there --black is the first mover.
-  constexpr bool kBlackFirst = games::black_moves_first<S>();
   const std::array<std::string, 2> names = kBlackFirst
                                                ? std::array<std::string, 2>{o.black, o.white}
                                                : std::array<std::string, 2>{o.white, o.black};
   // The board as the game draws it, or with --board handout as seed 004's
-  // hand-out does (bK, wp; the game's status line under it).
+  // hand-out does (bK, wp; the game's status line under it); turned for a
+  // lone person whose pieces the game draws at the top (Black in chess and
+  // checkers), unless --no-flip.
+  const auto human = [&](Player p) { return players[static_cast<std::size_t>(index(p))].human; };
+  constexpr std::optional<Player> kTop = play::top_side<S>();
+  const bool turned = !o.no_flip && kTop && human(*kTop) && !human(other(*kTop));
   const auto board = [&](const S& s) {
+    if (turned) return play::turned_board(s, o.board == "handout");
     if (o.board != "handout") return s.render();
     const std::string own = s.render();
     const auto status = own.find_last_of('\n', own.size() - 2);
@@ -186,13 +189,23 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   play::MatchOptions options{o.timeout, own_turns ? 0 : o.max_turns};
   play::AiTally<S> tally(players);
   std::size_t ply = 0;
+  S before = start;
+  // A move as people write it (SAN in the chess games); a person's own in
+  // the notation they typed.
+  std::array<const agents::HumanAgent<S>*, 2> typists{};
+  const auto spoken = [&](const play::MoveRecord<S>& m) {
+    const auto* typist = typists[static_cast<std::size_t>(index(m.player))];
+    return typist != nullptr ? typist->typed() : games::people_text(before, m.move);
+  };
   const auto observe = [&](const S& after, const play::MoveRecord<S>& m) {
     ++ply;
     const play::AiFacts facts = tally.add(after, m);
     if (seed_trace) seed_trace->action(after, m, facts);
+    const std::string text = spoken(m);
+    before = after;
     if (!show) return;
-    shown << fmt::format("{}. {} plays {} ({:.3f} s)\n", ply, S::kSideNames[index(m.player)],
-                         m.text, m.seconds);
+    shown << fmt::format("{}. {} plays {} ({:.3f} s)\n", ply, S::kSideNames[index(m.player)], text,
+                         m.seconds);
     if (m.report) shown << "   " << play::search_summary(*m.report) << '\n';
     for (const auto& line : play::score_lines(after, m, facts)) shown << "   " << line << '\n';
     if (facts.searched) {
@@ -205,6 +218,8 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   };
   auto* first = kBlackFirst ? black->get() : white->get();
   auto* second = kBlackFirst ? white->get() : black->get();
+  typists = {dynamic_cast<const agents::HumanAgent<S>*>(first),
+             dynamic_cast<const agents::HumanAgent<S>*>(second)};
   auto record = play::play_match<S>(start, {first, second}, options, observe);
   record.agents = names;
 
@@ -220,11 +235,7 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   }
   if constexpr (S::kRecordFormat != Format::none) {
     if (notation.is_open()) {
-      play::RecordTags tags = {{"Event", "duel play"}};
-      if constexpr (S::kRecordFormat == Format::pgn) tags.emplace_back("Date", pgn_date());
-      for (auto& side : play::side_tags<S>(record.agents)) tags.push_back(std::move(side));
-      tags.emplace_back("Termination", play::termination(record));
-      notation << play::game_record(record, start, tags);
+      notation << play::play_record(record, start);
       if (show) {
         shown << fmt::format("{} written to {}\n", S::kRecordFormat == Format::pgn ? "PGN" : "PDN",
                              notation_path);
@@ -292,6 +303,8 @@ Command add_play(CLI::App& app) {
   sub->add_option("--seed", o->seed, "Seed mixed into every agent's randomness");
   sub->add_flag("--json", o->json, "Print the game record as one JSON document");
   sub->add_flag("--quiet,-q", o->quiet, "Do not show the board after each move");
+  sub->add_flag("--no-flip", o->no_flip,
+                "Do not turn the board for a person playing the side drawn at the top (Black)");
   return {sub, [o] { return play_command(*o); }};
 }
 

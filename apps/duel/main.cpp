@@ -50,6 +50,18 @@ int load_engine_tables(std::string_view command) {
   return 0;
 }
 
+// `duel` alone: where to start, three commands to try, and status 0 (a
+// person asking, not bad input); `duel --help` has the whole list.
+constexpr std::string_view kStartHere =
+    "Duel: play, search and referee two-player board games. Start here:\n"
+    "  duel play gardner --white human --black engine:time=1   play 5x5 chess "
+    "against the engine\n"
+    "  duel search checkers --time 1                           the engine's best "
+    "move and score\n"
+    "  duel games                                              every game, its "
+    "heuristics and agents\n"
+    "More: duel --help, duel COMMAND --help, docs/cli.md\n";
+
 int run(int argc, char** argv) {
   // Inside a kept box (docs/box.md): not a command people run.
   if (argc > 1 && std::string_view(argv[1]) == "box-keeper") {
@@ -63,12 +75,12 @@ int run(int argc, char** argv) {
   for (const auto& e : kCommands) {
     if (first == e.name) commands.push_back(e.add(app));
   }
-  if (argc == 1 || (commands.empty() && first.starts_with('-'))) {
-    for (const auto& e : kCommands) commands.push_back(e.add(app));  // for --help
-  }
   if (argc == 1) {
-    std::cerr << app.help();
-    return duel::cli::kBadInput;
+    std::cout << kStartHere;
+    return 0;
+  }
+  if (commands.empty() && first.starts_with('-')) {
+    for (const auto& e : kCommands) commands.push_back(e.add(app));  // for --help
   }
   if (commands.empty()) {
     std::string known;

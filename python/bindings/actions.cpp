@@ -228,6 +228,7 @@ int action_id(const ck::State& /*s*/, const ck::Move& m) {
     throw std::logic_error("checkers: a step to no neighbouring square");
   }
   std::vector<int> dirs;
+  dirs.reserve(static_cast<std::size_t>(m.jumps()));
   for (int i = 0; i < m.jumps(); ++i) dirs.push_back(m.direction(i));
   return kCheckersSteps + jump_paths().index(jump_key(m.from(), dirs));
 }

@@ -5,7 +5,6 @@
 #include <pybind11/stl.h>
 
 #include <array>
-#include <chrono>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -132,28 +131,13 @@ struct MatchOutput {
   std::string record;  // PGN or PDN as `duel play --pgn/--pdn` writes it; "" for other games
 };
 
-// Today as PGN's Date tag writes it, as `duel play --pgn` dates its record.
-std::string pgn_date() {
-  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{today};
-  return fmt::format("{:04}.{:02}.{:02}", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-}
-
-// The record `duel play` writes with --pgn or --pdn: the same tags, the
-// same writer (play/game_record.hpp).
+// The record `duel play` writes with --pgn or --pdn (play/game_record.hpp).
 template <class S>
 std::string record_text(const play::MatchRecord<S>& rec, const S& start) {
   if constexpr (S::kRecordFormat == games::RecordFormat::none) {
     return "";
   } else {
-    play::RecordTags tags = {{"Event", "duel play"}};
-    if constexpr (S::kRecordFormat == games::RecordFormat::pgn) {
-      tags.emplace_back("Date", pgn_date());
-    }
-    for (auto& side : play::side_tags<S>(rec.agents)) tags.push_back(std::move(side));
-    tags.emplace_back("Termination", play::termination(rec));
-    return play::game_record(rec, start, tags);
+    return play::play_record(rec, start);
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "bindings.hpp"
 #include "duel/games/checkers/board.hpp"
+#include "duel/play/screen.hpp"
 #include "duel/serve/view.hpp"
 #include "moves.hpp"
 
@@ -150,6 +151,16 @@ void bind_view(py::class_<State>& state) {
           "The cell (row, col) as drawn of a square: 'b1' or 0..24 (a1 = 0, b1 = 1, as\n"
           "python-chess counts) in the chess games, 1..32 in checkers, (row, col) from 1 in\n"
           "N-Queens, 1..k in KCell. ValueError for a square the board does not have.")
+      .def_property_readonly(
+          "result_text",
+          [](const State& st) {
+            return std::visit(
+                [](const auto& s) { return s.is_terminal() ? play::rules_result(s) : ""; },
+                st.state);
+          },
+          "The result as `duel play` writes it: '1-0 White wins by checkmate', '1/2-1/2 draw\n"
+          "by repetition', 'Player 1 wins: Player 2 has no square left for a queen'; ''\n"
+          "while the game goes on.")
       .def_property_readonly(
           "side_names",
           [](const State& st) {

@@ -166,6 +166,11 @@ class State:
         python-chess counts) in the chess games, 1..32 in checkers, (row, col) from 1 in
         N-Queens, 1..k in KCell. ValueError for a square the board does not have."""
     @property
+    def result_text(self) -> str:
+        """The result as `duel play` writes it: '1-0 White wins by checkmate', '1/2-1/2 draw
+        by repetition', 'Player 1 wins: Player 2 has no square left for a queen'; ''
+        while the game goes on."""
+    @property
     def side_names(self) -> list[str]:
         """The players' names, the first mover first: ['White', 'Black'], ['Black', 'White']
         in checkers, ['Player 1', 'Player 2'] in N-Queens and KCell."""

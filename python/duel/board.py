@@ -60,7 +60,8 @@ class Outcome:
     `termination` is the game's own reason (State.end_cause: 'checkmate',
     'threefold repetition', ...); `winner` 1, 2 or None for a draw;
     `winner_name` the side as the game names it; `payoff` the points from
-    Player 1's view (N-Queens variant 1b: +-k).
+    Player 1's view (N-Queens variant 1b: +-k); `text` (and str()) the
+    result as `duel play` writes it ('1-0 White wins by checkmate').
     """
 
     termination: str
@@ -68,15 +69,15 @@ class Outcome:
     winner_name: Optional[str]
     loser_name: Optional[str]
     payoff: int
+    text: str
 
     def result(self) -> str:
         """'1-0', '0-1' or '1/2-1/2': the first player's score first (PGN and PDN)."""
         return "1-0" if self.winner == 1 else "0-1" if self.winner == 2 else "1/2-1/2"
 
     def __str__(self) -> str:
-        if self.winner is None:
-            return f"1/2-1/2 draw: {self.termination}"
-        return f"{self.result()} {self.winner_name} wins: {self.termination}"
+        """The result as `duel play` writes it: '1-0 White wins by checkmate'."""
+        return self.text
 
 
 def _piece_of(family: str, letter: str, sides: list) -> Optional[Piece]:
@@ -226,7 +227,7 @@ class Board:
         winner = 1 if payoff > 0 else 2 if payoff < 0 else None
         names = s.side_names
         return Outcome(s.end_cause, winner, names[winner - 1] if winner else None,
-                       names[2 - winner] if winner else None, payoff)
+                       names[2 - winner] if winner else None, payoff, s.result_text)
 
     def result(self) -> str:
         """'1-0', '0-1', '1/2-1/2', or '*' while the game goes on.

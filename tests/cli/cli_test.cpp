@@ -267,4 +267,48 @@ TEST(Cli, BenchCoversEveryGameAndAddsUp) {
                                              "minichess-comp472", "checkers"}));
 }
 
+// `duel` alone is a person asking where to start: three commands to try,
+// status 0; each of them runs as printed (a person's game ends at the end
+// of input: status 0, the person gave up).
+TEST(Cli, NoArgumentsSaysWhereToStart) {
+  const CliRun r = duel("");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Start here:"), std::string::npos) << r.out;
+  std::vector<std::string> commands;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("  duel ")) continue;
+    const auto end = line.find("   ", 7);  // the command, then its description
+    commands.push_back(line.substr(7, end == std::string::npos ? end : end - 7));
+  }
+  ASSERT_EQ(commands.size(), 3U) << r.out;
+  for (const auto& c : commands) {
+    const CliRun run = duel(c);
+    EXPECT_EQ(run.status, 0) << c << "\n" << run.err;
+  }
+}
+
+// `duel games` keeps one column for the text, however long a game's name
+// (minichess-comp472 is 17 letters): every line of a game starts there.
+TEST(Cli, GamesListKeepsOneColumn) {
+  const CliRun r = duel("games");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::set<std::size_t> columns;
+  int names = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("duel games --agents")) continue;
+    if (line.starts_with(" ")) {
+      columns.insert(line.find_first_not_of(' '));
+    } else {
+      ++names;
+      const auto name_end = line.find(' ');
+      columns.insert(line.find_first_not_of(' ', name_end));
+    }
+  }
+  EXPECT_GE(names, 6) << r.out;  // the six games of README's list
+  EXPECT_EQ(columns.size(), 1U) << r.out;
+  EXPECT_NE(r.out.find("minichess-comp472 5x5"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -133,13 +134,14 @@ TEST(PlayTrace, AlphabetaFalseWithTheDefaultAiPlaysPlainMinimax) {
   EXPECT_NE(t.find("minimax search score: "), std::string::npos) << t;
 }
 
-// Seed 004 §2.5 (RULES.md §2): states are counted once per search. The
-// engine deepens 1, 2, ... to its depth for every move, and the trace counts
-// only the iteration whose move it played: the root once per move.
-TEST(PlayTrace, TheEngineCountsTheRootOncePerMove) {
+// Seed 004 §2.5 3.2a: "the number of states explored since the beginning
+// of the game" counts every state each search visited. The engine deepens
+// 1, 2, ... to its depth for every move, so the trace's root count grows by
+// one per iteration, the same count the move's own JSON record holds.
+TEST(PlayTrace, TheEngineCountsTheRootOncePerIteration) {
   const CliRun r = duel(
       "play minichess-comp472 --white engine:depth=4 --black engine:depth=3 --max-turns 3 "
-      "--trace-dir . --quiet");
+      "--trace-dir . --quiet --json");
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(r.files.size(), 1U);
   std::vector<std::string> roots;
@@ -148,8 +150,23 @@ TEST(PlayTrace, TheEngineCountsTheRootOncePerMove) {
     std::smatch m;
     if (std::regex_search(line, m, kDepths)) roots.push_back(m[1]);
   }
-  // White's and Black's totals in turn, after each move of turns 1 to 3.
-  EXPECT_EQ(roots, (std::vector<std::string>{"1", "1", "2", "2", "3", "3"}));
+  // White's and Black's totals in turn, after each move of turns 1 to 3:
+  // the running sums of each move's roots.
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["moves"].size(), 6U) << r.out;
+  std::vector<std::string> sums;
+  std::array<std::uint64_t, 2> total{};
+  for (const auto& move : j["moves"]) {
+    const auto side = move["player"].get<std::size_t>() - 1;
+    total.at(side) += move["nodes_by_depth"][0].get<std::uint64_t>();
+    sums.push_back(std::to_string(total.at(side)));
+  }
+  EXPECT_EQ(roots, sums);
+  // From the start each engine runs every iteration to its depth: 4 roots
+  // for depth 4, 3 for depth 3 (no result is proven that early).
+  ASSERT_EQ(roots.size(), 6U);
+  EXPECT_EQ(roots[0], "4");
+  EXPECT_EQ(roots[1], "3");
 }
 
 // The terminal as seed 004's players read it: White and Black by name, no

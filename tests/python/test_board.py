@@ -54,7 +54,7 @@ def test_check_and_mate():
     assert b.result() == "1-0" and b.legal_moves.count() == 0
     o = b.outcome()
     assert (o.winner, o.winner_name, o.termination, o.payoff) == (1, "White", "checkmate", 1)
-    assert str(o) == "1-0 White wins: checkmate"
+    assert str(o) == "1-0 White wins by checkmate"  # as `duel play` writes it
     b.pop()
     assert b.outcome() is None and b.result() == "*"
 
@@ -115,6 +115,7 @@ def test_nqueens_session():
     b.push("2,2")  # the centre queen attacks every other square of a 3x3 board
     assert b.piece_at((2, 2)).piece_type == "queen" and b[(2, 2)].player is None
     assert b.is_game_over() and b.result() == "1-0" and b.outcome().winner_name == "Player 1"
+    assert str(b.outcome()) == "Player 1 wins: Player 2 has no square left for a queen"
     assert len(b.state.marks()) == 8
     with pytest.raises(ValueError, match="not a square"):
         b.piece_at((4, 1))

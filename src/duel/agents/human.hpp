@@ -1,6 +1,8 @@
 #pragma once
 // A person at the terminal: reads a move per line, explains a bad one and
-// asks again; `?` lists the legal moves; end of input or `quit` gives up.
+// asks again; `?` lists the legal moves (SAN in the chess games); end of
+// input or `quit` gives up. `typed()` is the last move in the notation the
+// person typed it in, for the screen to echo.
 #include <istream>
 #include <ostream>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "duel/agents/agent.hpp"
 #include "duel/games/game.hpp"
+#include "duel/games/notation.hpp"
 
 namespace duel::agents {
 
@@ -35,21 +38,29 @@ class HumanAgent final : public Agent<S> {
         typename S::Moves moves;
         state.actions(moves);
         std::string list;
-        for (const auto& m : moves) list += (list.empty() ? "" : " ") + state.move_text(m);
+        for (const auto& m : moves) {
+          list += (list.empty() ? "" : " ") + games::people_text(state, m);
+        }
         m_out << "legal moves: " << list << '\n';
         continue;
       }
       auto move = games::read_move(state, line);
-      if (move) return *move;
+      if (move) {
+        m_typed = games::typed_text(state, *move, line);
+        return *move;
+      }
       m_out << "illegal move: " << move.error() << '\n';
     }
   }
   [[nodiscard]] std::string name() const override { return "human"; }
   [[nodiscard]] bool is_human() const override { return true; }
+  // The last move chosen, as the person wrote it (`Nc3`, `b1c3`, `B1 C3`).
+  [[nodiscard]] const std::string& typed() const noexcept { return m_typed; }
 
  private:
   std::istream& m_in;
   std::ostream& m_out;
+  std::string m_typed;
 };
 
 }  // namespace duel::agents

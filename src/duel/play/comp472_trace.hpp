@@ -227,7 +227,10 @@ class AiTally {
     AiFacts facts;
     if (m_score[i]) facts.heuristic = m_score[i](after);
     if (m.report) {
-      m_total[i] += m.report->answer_stats();
+      // Every state the move's searches visited, shallower iterations of
+      // iterative deepening included (seed 004 §2.5 3.2a: "since the
+      // beginning of the game"): the count the move's own line shows.
+      m_total[i] += m.report->stats;
       m_depth[i] = std::max(m_depth[i], m.report->depth);
       facts.searched = true;
     }
@@ -268,13 +271,14 @@ template <class S>
 }
 
 // 3.2: the mover's states explored since the game began (depth 0 = the
-// root; each state once per search: a move counts the search whose answer
-// it played, not the shallower ones run first, by a plain agent's clock or
-// the engine's iterative deepening), by
-// depth, as percentages, and the average branching factor (children
-// searched per expanded node). Depths past `nominal` (the deepest the
-// searches completed: quiescence and extensions go further) are one group,
-// "13+=", so the lines stay readable. `whose` names the mover.
+// root; every state each search visited, so a move deepened one ply at a
+// time, by a plain agent's clock or the engine's iterative deepening,
+// counts the root once per iteration, and the total grows by exactly the
+// move line's "states"), by depth (summing to the total), as percentages,
+// and the average branching factor (children searched per expanded node).
+// Depths past `nominal` (the deepest the searches completed: quiescence
+// and extensions go further) are one group, "13+=", so the lines stay
+// readable. `whose` names the mover.
 [[nodiscard]] inline std::vector<std::string> cumulative_lines(const search::SearchStats& s,
                                                                int nominal = 0,
                                                                std::string_view whose = "") {

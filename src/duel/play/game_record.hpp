@@ -6,6 +6,7 @@
 // PDN by testing the game type; the game now states its format once and
 // these functions read it, so a new game or format changes one place.
 #include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,26 @@ template <class S>
   } else {
     return rec.reason;
   }
+}
+
+// Today's date as PGN's Date tag writes it (YYYY.MM.DD, UTC).
+[[nodiscard]] inline std::string pgn_date() {
+  const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::chrono::year_month_day ymd{today};
+  return fmt::format("{:04}.{:02}.{:02}", static_cast<int>(ymd.year()),
+                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+}
+
+// The record `duel play --pgn/--pdn` writes for a game (and Python's
+// MatchResult.pgn()): Event "duel play", PGN's Date, the sides, Termination.
+template <class S>
+requires(S::kRecordFormat != games::RecordFormat::none) [[nodiscard]] std::string
+    play_record(const MatchRecord<S>& rec, const S& like) {
+  RecordTags tags = {{"Event", "duel play"}};
+  if constexpr (S::kRecordFormat == games::RecordFormat::pgn) tags.emplace_back("Date", pgn_date());
+  for (auto& side : side_tags<S>(rec.agents)) tags.push_back(std::move(side));
+  tags.emplace_back("Termination", termination(rec));
+  return game_record(rec, like, tags);
 }
 
 // The option names a front end uses for each format, and for a game with

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "duel/play/match.hpp"
+#include "duel/play/screen.hpp"
 
 namespace duel::play {
 
@@ -21,11 +22,11 @@ inline std::string describe(const agents::SearchReport& r) {
                      r.complete ? "" : " (stopped by its limit)");
 }
 
+// The result as players read it ("1-0 White wins by checkmate"; screen.hpp);
+// the payoff is the JSON record's.
 template <class S>
 std::string result_line(const MatchRecord<S>& rec) {
-  // The payoff from Player 1's view, the side named as the game names it.
-  return fmt::format("{} ({}), payoff {} for {}", rec.reason, ending_name(rec.ending), rec.payoff,
-                     S::kSideNames[0]);
+  return screen_result(rec);
 }
 
 template <class S>

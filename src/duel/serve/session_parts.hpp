@@ -69,7 +69,9 @@ template <class S>
 
 template <class S>
 [[nodiscard]] Json move_json(const S& s, const typename S::Move& m) {
-  return {{"text", s.move_text(m)}, {"notation", notation_of(s, m)}, {"squares", squares_of(s, m)}};
+  return {{"text", s.move_text(m)},
+          {"notation", games::people_text(s, m)},
+          {"squares", squares_of(s, m)}};
 }
 
 template <class S>
@@ -91,7 +93,7 @@ template <class S>
   Json notation = Json::array();
   for (std::size_t i = 0; i < moves.size(); ++i) {
     history.push_back(moves[i].text);
-    notation.push_back(notation_of(states[i], moves[i].move));
+    notation.push_back(games::people_text(states[i], moves[i].move));
   }
   const bool over = s.is_terminal();
   Json v = {{"game", std::string(S::kName)},

@@ -26,6 +26,8 @@ const app = {
   analysis: null,    // the last analysis received
   flipped: false,    // the board drawn with the second player at the bottom
   past: null,        // the view of an earlier position being looked at, or null (the live one)
+  heading: null,     // the ply a step back or forth asked for, until its answer comes
+  asks: 0,           // bumps on every such step: an answer overtaken by a later step gives up
   focus: null,       // the square the keyboard is on ("r,c")
   clockAt: 0,        // performance.now() when the view (and its clock) came
   games: [],
@@ -306,6 +308,10 @@ function show(view) {
   const moved = other || app.view.history.length !== view.history.length;
   app.view = view;
   if (other || (app.past && app.past.ply > view.history.length)) app.past = null;
+  if (other) {
+    app.heading = null;  // a step asked in the game before means nothing here
+    app.asks += 1;
+  }
   app.clockAt = performance.now();
   document.body.dataset.gameId = view.id;
   document.body.dataset.ply = String(view.history.length);
@@ -499,6 +505,8 @@ function render() {
 // ---- looking at earlier positions ------------------------------------------
 
 // Shows the position after `ply` moves; the last ply is the live game.
+// Steps taken faster than the server answers count from the last one asked
+// (two quick clicks back go two plies back), and only the last answer shows.
 async function showPly(ply) {
   const v = app.view;
   if (!v) return;
@@ -508,9 +516,12 @@ async function showPly(ply) {
     return;
   }
   const gen = app.gen;
+  const ask = ++app.asks;
+  app.heading = n;
   try {
     const past = await api('GET', `/api/games/${encodeURIComponent(v.id)}?ply=${n}`);
-    if (gen !== app.gen || app.view?.id !== v.id) return;
+    if (gen !== app.gen || app.view?.id !== v.id || ask !== app.asks) return;
+    app.heading = null;
     app.past = past;
     app.selection = [];
     closeChooser();
@@ -518,11 +529,14 @@ async function showPly(ply) {
     render();
     analyseShown();
   } catch (e) {
+    if (ask === app.asks) app.heading = null;
     showError(e);
   }
 }
 
 function goLive() {
+  app.asks += 1;
+  app.heading = null;
   if (!app.past) return;
   app.past = null;
   delete document.body.dataset.viewing;
@@ -531,6 +545,8 @@ function goLive() {
 }
 
 const shownPly = () => (app.past ? app.past.ply : app.view?.history.length ?? 0);
+// Where a step back or forth counts from: the ply on its way, else the one shown.
+const stepFrom = () => app.heading ?? shownPly();
 
 function updateButtons() {
   const v = app.view;
@@ -602,8 +618,8 @@ function wire() {
     if (id && id !== app.view?.id) goTo(id);
   });
   $('nav-first').addEventListener('click', () => showPly(0));
-  $('nav-prev').addEventListener('click', () => showPly(shownPly() - 1));
-  $('nav-next').addEventListener('click', () => showPly(shownPly() + 1));
+  $('nav-prev').addEventListener('click', () => showPly(stepFrom() - 1));
+  $('nav-next').addEventListener('click', () => showPly(stepFrom() + 1));
   $('nav-live').addEventListener('click', goLive);
   attachBoardInput($('board'), {
     canDrag: (r, c) => humanToMove() && matching([[r, c]]).length > 0,
@@ -617,8 +633,8 @@ function wire() {
     if (e.target.closest?.('#board, input, select, textarea') || e.altKey || e.ctrlKey || e.metaKey) return;
     const keys = {
       Escape: escape,
-      ArrowLeft: () => showPly(shownPly() - 1),
-      ArrowRight: () => showPly(shownPly() + 1),
+      ArrowLeft: () => showPly(stepFrom() - 1),
+      ArrowRight: () => showPly(stepFrom() + 1),
       Home: () => showPly(0),
       End: goLive,
     };

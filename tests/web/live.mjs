@@ -404,10 +404,18 @@ async function analysisOfAnImport(browser, base) {
   check(/\/g\/g\d+$/.test(a.url()), `the imported game is not at its own address: ${a.url()}`);
   const names = await a.$$eval('.player .who', (l) => l.map((x) => x.textContent).sort());
   check(names.join() === 'Ann,Bob', `the players' bars name ${names.join(', ')}, not the record's Ann and Bob`);
-  // Step back two moves (the position after 2. b3 e3) and analyse it.
+  // Step back two moves (the position after 2. b3 e3) and analyse it. Both
+  // steps are taken before the server's first answer comes (held here, as
+  // on a slow line or a busy machine): the second counts from the first.
+  const plyAsked = /\/api\/games\/[^/?]+\?ply=/;
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await a.route(plyAsked, async (route) => { await held; await route.continue(); });
   await a.click('#nav-prev');
   await a.click('#nav-prev');
+  release();
   await a.waitForFunction(() => document.body.dataset.viewing === '4', null, { timeout: STEP_MS });
+  await a.unroute(plyAsked);
   await a.click('#analyse');
   await a.waitForFunction(() => document.body.dataset.analysed === '4' &&
                                 document.querySelector('#board .arrows'), null, { timeout: STEP_MS });

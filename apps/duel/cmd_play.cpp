@@ -136,11 +136,14 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   // given: on if any program prunes). A game with its own turn limit (COMP
   // 472's m) takes no referee cap. The seed trace is opened now and fed as
   // the game goes.
-  // Player 1 first: in checkers that is Black, so --black (seed 003).
+  // Player 1 first: White in the chess games, Black in checkers (seed
+  // 003), so there --black is the first mover.
   constexpr bool kBlackFirst = games::black_moves_first<S>();
-  const std::array<play::PlayerSetup, 2> players = {
-      play::player_setup<S>(kBlackFirst ? o.black : o.white),
-      play::player_setup<S>(kBlackFirst ? o.white : o.black)};
+  const std::array<std::string, 2> names = kBlackFirst
+                                               ? std::array<std::string, 2>{o.black, o.white}
+                                               : std::array<std::string, 2>{o.white, o.black};
+  const std::array<play::PlayerSetup, 2> players = {play::player_setup<S>(names[0]),
+                                                    play::player_setup<S>(names[1])};
   const std::optional<int> own_turns = game_turn_limit(start);
   play::TraceParameters params{o.timeout, own_turns.value_or(o.max_turns), false, players};
   params.alphabeta =
@@ -162,11 +165,6 @@ int run_play(const S& start, const PlayOptions& o, std::optional<bool> alphabeta
   // Step 3. Play, showing each move: for programs, the scores in the game's
   // points and their cumulative search statistics (seed 004 §2.1, §2.5).
   const bool show = !o.quiet;
-  // Player 1 moves first: White in the chess games, Black in checkers
-  // (seed 003), so there --black is the first mover.
-  const std::array<std::string, 2> names = kBlackFirst
-                                               ? std::array<std::string, 2>{o.black, o.white}
-                                               : std::array<std::string, 2>{o.white, o.black};
   // The board as the game draws it, or with --board handout as seed 004's
   // hand-out does (bK, wp; the game's status line under it); turned for a
   // lone person whose pieces the game draws at the top (Black in chess and

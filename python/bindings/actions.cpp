@@ -253,15 +253,7 @@ void observe(const ck::State& s, Planes& out) {
 }
 
 // Step 5. The methods, one visit each.
-template <class S>
-std::vector<typename S::Move> legal_moves(const S& s) {
-  std::vector<typename S::Move> out;
-  if (s.is_terminal()) return out;
-  typename S::Moves ms;
-  s.actions(ms);
-  for (const auto& m : ms) out.push_back(m);
-  return out;
-}
+using registry::legal_moves;
 
 std::vector<int> legal_action_ids(const State& st) {
   return std::visit(
@@ -317,9 +309,7 @@ void bind_actions(py::class_<Game>& game, py::class_<State>& state) {
           [](const State& st, const py::object& move) {
             return std::visit(
                 [&](const auto& s) {
-                  auto m = read_python_move(s, move, "action_id()");
-                  if (!m) throw_bad_input(m.error());
-                  return action_id(s, *m);
+                  return action_id(s, legal_python_move(s, move, "action_id()"));
                 },
                 st.state);
           },

@@ -52,9 +52,7 @@ std::vector<std::string> actions(const State& st) {
 State result(const State& st, const py::object& action) {
   return std::visit(
       [&](const auto& s) {
-        auto m = read_python_move(s, action, "result()");
-        if (!m) throw_bad_input(m.error());
-        return State{registry::AnyGame(s.result(*m))};
+        return State{registry::AnyGame(s.result(legal_python_move(s, action, "result()")))};
       },
       st.state);
 }

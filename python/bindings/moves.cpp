@@ -55,10 +55,7 @@ std::vector<Move> moves(const State& st) {
   return std::visit(
       [](const auto& s) {
         std::vector<Move> out;
-        if (s.is_terminal()) return out;
-        typename std::decay_t<decltype(s)>::Moves ms;
-        s.actions(ms);
-        for (const auto& m : ms) out.push_back(describe(s, m));
+        for (const auto& m : registry::legal_moves(s)) out.push_back(describe(s, m));
         return out;
       },
       st.state);
@@ -66,12 +63,7 @@ std::vector<Move> moves(const State& st) {
 
 Move parse(const State& st, const py::object& move) {
   return std::visit(
-      [&](const auto& s) {
-        auto m = read_python_move(s, move, "parse()");
-        if (!m) throw_bad_input(m.error());
-        return describe(s, *m);
-      },
-      st.state);
+      [&](const auto& s) { return describe(s, legal_python_move(s, move, "parse()")); }, st.state);
 }
 
 std::string san(const State& st, const py::object& move) {
@@ -79,9 +71,7 @@ std::string san(const State& st, const py::object& move) {
       [&](const auto& s) -> std::string {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<typename S::Move, games::minichess::Move>) {
-          auto m = read_python_move(s, move, "san()");
-          if (!m) throw_bad_input(m.error());
-          return games::minichess::san(s, *m);
+          return games::minichess::san(s, legal_python_move(s, move, "san()"));
         } else {
           throw_bad_input(
               fmt::format("san(): SAN is the chess games' notation; {} writes moves "

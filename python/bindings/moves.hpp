@@ -76,4 +76,12 @@ Result<typename S::Move> read_python_move(const S& s, const py::handle& obj, con
                                    short_repr(obj)));
 }
 
+// The legal move `obj` names; ValueError with the reason when it names none.
+template <class S>
+typename S::Move legal_python_move(const S& s, const py::handle& obj, const char* what) {
+  auto m = read_python_move(s, obj, what);
+  if (!m) throw_bad_input(m.error());
+  return *m;
+}
+
 }  // namespace duel::python

@@ -21,6 +21,7 @@
 #include "bindings.hpp"
 #include "duel/games/checkers/pdn.hpp"
 #include "duel/games/minichess/pgn.hpp"
+#include "duel/play/screen.hpp"
 #include "moves.hpp"
 
 namespace duel::python {
@@ -158,10 +159,7 @@ std::string write_record(const State& start, const std::vector<py::object>& move
             at = at.result(*m);
           }
           std::string result = given ? *given : "*";
-          if (!given && at.is_terminal()) {
-            const auto u = static_cast<int>(at.utility());
-            result = u > 0 ? "1-0" : u < 0 ? "0-1" : "1/2-1/2";
-          }
+          if (!given && at.is_terminal()) result = play::result_token<S>(at.utility());
           if constexpr (S::kRecordFormat == games::RecordFormat::pgn) {
             return mc::pgn_text(s, played, result, tags);
           } else {

@@ -51,9 +51,7 @@ std::vector<Cell> as_cells(const std::vector<serve::Square>& squares) {
 std::vector<Cell> move_cells(const State& st, const py::object& move) {
   return std::visit(
       [&](const auto& s) {
-        auto m = read_python_move(s, move, "move_cells()");
-        if (!m) throw_bad_input(m.error());
-        return as_cells(serve::squares_of(s, *m));
+        return as_cells(serve::squares_of(s, legal_python_move(s, move, "move_cells()")));
       },
       st.state);
 }

@@ -247,8 +247,12 @@ class Board:
     def piece_at(self, square) -> Optional[Piece]:
         """The piece on `square`, or None: 'b1' or 0..24 (a1 = 0) in the chess games,
         1..32 in checkers, (row, col) from 1 in N-Queens, 1..k in KCell."""
-        r, c = self.state.cell_of(square)
-        return _piece_of(self._family(), self.state.cells()[r][c], self.state.side_names)
+        return self._pieces_at([square], self.state.cells())[0]
+
+    def _pieces_at(self, squares, cells) -> list:
+        family, s = self._family(), self.state
+        return [_piece_of(family, cells[r][c], s.side_names)
+                for r, c in map(s.cell_of, squares)]
 
     def __getitem__(self, square) -> Optional[Piece]:
         """board[square] is board.piece_at(square)."""
@@ -270,12 +274,9 @@ class Board:
 
     def piece_map(self) -> dict:
         """{square: Piece} for every occupied square."""
-        out = {}
-        for sq in self.squares:
-            p = self.piece_at(sq)
-            if p is not None:
-                out[sq] = p
-        return out
+        squares = self.squares
+        pieces = self._pieces_at(squares, self.state.cells())  # the board read once
+        return {sq: p for sq, p in zip(squares, pieces) if p is not None}
 
     # Step 3. Moves: push, pop, the stack.
     def push(self, move) -> None:

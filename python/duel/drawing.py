@@ -97,9 +97,7 @@ def _piece(family: str, cell: str) -> str:
 
 def _coords(family: str, rows: int, cols: int, r: int, c: int) -> tuple[str, str]:
     """The labels of row r and column c as the game names them."""
-    if family == "chess":
-        return str(rows - r), chr(ord("a") + c)
-    if family == "checkers":
+    if family in ("chess", "checkers"):
         return str(rows - r), chr(ord("a") + c)
     return str(r + 1), str(c + 1)
 

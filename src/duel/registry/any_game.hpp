@@ -59,17 +59,21 @@ struct GameEntry {
   return std::visit([](const auto& s) { return s.to_text(); }, g);
 }
 
-// The legal moves as text; none once the game is over (AIMA: a terminal
-// state has no actions, even where a rule such as a draw clock ended it
-// with moves still generated).
+// The legal moves; none once the game is over (AIMA: a terminal state has
+// no actions, even where a rule such as a draw clock ended it with moves
+// still generated).
+template <games::PlayableGame S>
+[[nodiscard]] typename S::Moves legal_moves(const S& s) {
+  typename S::Moves moves;
+  if (!s.is_terminal()) s.actions(moves);
+  return moves;
+}
+
+// The legal moves as text.
 template <games::PlayableGame S>
 [[nodiscard]] std::vector<std::string> move_texts(const S& s) {
   std::vector<std::string> out;
-  if (s.is_terminal()) return out;
-  typename S::Moves moves;
-  s.actions(moves);
-  out.reserve(moves.size());
-  for (const auto& m : moves) out.push_back(s.move_text(m));
+  for (const auto& m : legal_moves(s)) out.push_back(s.move_text(m));
   return out;
 }
 

@@ -26,7 +26,8 @@ struct Features {
   bool aspiration = true;
   // Forward pruning, away from the principal variation (HasTactics): a node
   // whose estimate is far above beta near the horizon is cut
-  // (HasFutilityMargin) ...
+  // (HasFutilityMargin; in checkers, HasQuietness: where no capture is
+  // pending) ...
   bool reverse_futility = true;
   // ... a quiet move from a node whose estimate is far below alpha is not
   // searched (HasFutilityMargin) ...

@@ -224,8 +224,9 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
     }
   }
 
-  // Step 3. Forward pruning at the node (the chess family), never in check,
-  // never on the principal variation: reverse futility, then ProbCut.
+  // Step 3. Forward pruning at the node, never on the principal variation:
+  // in the chess family never in check, reverse futility then ProbCut; in
+  // checkers reverse futility where no capture is pending.
   [[maybe_unused]] bool in_check = false;
   [[maybe_unused]] const bool pv_node = beta - alpha > 1;
   [[maybe_unused]] bool prunable = false;              // forward pruning may cut here
@@ -253,6 +254,19 @@ Value SearchWorker<S, H, F>::negamax(const S& s, int depth, int ply, Value alpha
     if (prunable) {
       if (const auto v = probcut(s, depth, ply, beta, static_eval, tt_entry)) return *v;
       if (m_stop.stopped()) return 0;
+    }
+  } else if constexpr (HasQuietness<S> && HasFutilityMargin<S> && F.reverse_futility &&
+                       F.quiescence) {
+    // Checkers: reverse futility where no capture is pending (a pending
+    // capture is compulsory, so the estimate bounds nothing there).
+    if (!pv_node && ply > 0 && !is_proven(beta) && depth <= kQuietReverseFutilityDepth &&
+        s.is_quiet()) {
+      const Value e = estimate(s);
+      if (e - S::kFutilityMargin * depth >= beta) {
+        ++m_inexact;
+        ++m_stats.leaves;
+        return e;
+      }
     }
   }
 

@@ -54,15 +54,17 @@ class State {
   static constexpr int kLimitMax = 100;     // the history holds this many keys
   static constexpr std::size_t kHistorySize = kSquares * kSquares;  // from x to
   // The engine's search (search/features.hpp): quiescence plays out the
-  // compulsory captures; aspiration windows at the root and late move
-  // reductions where no capture is pending (measured, docs/engine.md,
-  // "Checkers' search"); no repetition inside the line is scored a draw
-  // (measured without it). The other forward pruning is the chess family's
-  // (HasTactics), which checkers does not have.
+  // compulsory captures; aspiration windows at the root, and late move
+  // reductions and reverse futility where no capture is pending (measured,
+  // docs/engine.md, "Checkers' search"); no repetition inside the line is
+  // scored a draw (measured without it). The other forward pruning is the
+  // chess family's (HasTactics), which checkers does not have.
   static constexpr search::Features kFeatures = {.repetition_draws = false};
   // The first aspiration window's half-width: a seventh of a man (`n1` and
   // `tuned` count a man about 170).
   static constexpr Value kAspiration = 25;
+  // Reverse futility's margin a ply of depth: about a third of a man.
+  static constexpr Value kFutilityMargin = 60;
 
   // The start position with the default draw limit.
   State();

@@ -26,6 +26,7 @@ test; the build does not need them).
       [--out src/duel/games/minichess/n1_weights.hpp] [--hidden 64]
       [--epochs 30] [--score-weight 0.5] [--k 0.0038] [--seed 1]
       [--init src/duel/games/minichess/n1_weights.hpp [--init-rules gardner]]
+      [--few-pieces 6 --few-share 0.25]
 
 A positions file whose name ends in .xz is read decompressed.
 
@@ -37,6 +38,10 @@ weights and no weight into the next layer, so the widened network's output
 starts as the block's. --init-rules names the rule set whose block to start
 from when it is not --rules' own: a new rule set's network can start from
 Gardner's (docs/net.md, "CS3243").
+
+--few-pieces N --few-share F keeps a fitted position of N pieces or fewer
+with probability F: in play the endgame tables answer such positions below
+the root (docs/net.md, "Checkers' third round").
 """
 import argparse
 import json
@@ -161,9 +166,15 @@ def numbered_lines(path):
             die(f"--positions {path} after line {n}: cannot read: {e}")
 
 
-def load(paths, rules, score_weight, k):
-    """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale."""
+def load(paths, rules, score_weight, k, few_pieces=0, few_share=1.0, seed=1):
+    """Rows of the files: sparse inputs (side to move's, other's), target, sign, scale.
+
+    A fitted position of `few_pieces` pieces or fewer is kept with
+    probability `few_share` (held-out ones always): the endgame tables answer
+    such positions inside a search, so they need less of the network.
+    """
     import numpy as np
+    rng = np.random.default_rng(seed)
     width, pad = max_pieces(rules), inputs_of(rules)
     stm_idx, oth_idx, offsets = [], [], [0]
     target, sign, scale, held = [], [], [], []
@@ -182,6 +193,10 @@ def load(paths, rules, score_weight, k):
                 die(f"--positions {path} line {n}: {e}")
             if not 0.0 <= result <= 1.0:
                 die(f"--positions {path} line {n}: result {result} is not in [0, 1]")
+            # w holds every piece on the board (as the first player sees it).
+            if (not h and len(w) <= few_pieces and few_share < 1.0
+                    and rng.random() >= few_share):
+                continue
             mine, theirs = (w, b) if first_to_move else (b, w)
             # Pad to a fixed width (one piece a square at most).
             if len(mine) > width:
@@ -340,11 +355,15 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--init")
     p.add_argument("--init-rules", choices=sorted(RULE_TYPES))
+    p.add_argument("--few-pieces", type=int, default=0)
+    p.add_argument("--few-share", type=float, default=1.0)
     a = p.parse_args()
     if not 0.0 <= a.score_weight <= 1.0:
         die("--score-weight must be in [0, 1]")
     if a.hidden < 1 or a.hidden > 512 or a.epochs < 0 or a.batch < 1 or a.k <= 0:
         die("--hidden 1..512, --epochs >= 0, --batch >= 1, --k > 0")
+    if a.few_pieces < 0 or not 0.0 <= a.few_share <= 1.0:
+        die("--few-pieces >= 0, --few-share in [0, 1]")
     if a.init_rules and not a.init:
         die("--init-rules needs --init")
     if a.init_rules and (a.init_rules == "checkers") != (a.rules == "checkers"):
@@ -365,7 +384,8 @@ def main() -> None:
         die(f"needs Debian's python3-torch and python3-numpy ({e})")
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
-    stm, oth, target, sign, scale, held = load(a.positions, a.rules, a.score_weight, a.k)
+    stm, oth, target, sign, scale, held = load(a.positions, a.rules, a.score_weight, a.k,
+                                                  a.few_pieces, a.few_share, a.seed)
     inputs = inputs_of(a.rules)
 
     class Net(torch.nn.Module):
@@ -440,7 +460,9 @@ def main() -> None:
              f" --hidden {a.hidden} --epochs {a.epochs} --batch {a.batch} --rate {a.rate:g}"
              f" --score-weight {a.score_weight:g} --k {a.k:g} --seed {a.seed}" +
              (f" --init {os.path.basename(a.init)}" if a.init else "") +
-             (f" --init-rules {a.init_rules}" if a.init_rules else ""),
+             (f" --init-rules {a.init_rules}" if a.init_rules else "") +
+             (f" --few-pieces {a.few_pieces} --few-share {a.few_share:g}"
+              if a.few_pieces and a.few_share < 1.0 else ""),
              f"Data: {len(train)} positions fitted, {len(valid)} held out",
              f"Fit: MSE fitted {fitted:.6f}, held out {held_out:.6f} (targets of held-out "
              "positions: the results)"]

@@ -267,3 +267,30 @@ def test_checkers_training_writes_its_own_header(tmp_path):
     r = run("--positions", str(positions), "--rules", "checkers", "--init", str(header),
             "--init-rules", "gardner")
     assert r.returncode == 2 and "another game's board" in r.stderr, r.stderr
+
+
+@needs_torch
+def test_few_pieces_keeps_that_share_of_the_fitted_endings_and_every_held_out_one(tmp_path):
+    # 6 pieces (an ending the 6-piece tables answer) and 24 (the start).
+    ending = "B:W21,22,23:B1,2,3"
+    start = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    rows = ([{"fen": ending, "result": 0.5, "held_out": False}] * 400 +
+            [{"fen": ending, "result": 0.5, "held_out": True}] * 10 +
+            [{"fen": start, "result": 0.5, "held_out": False}] * 100)
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    def counts(few, share):
+        stm, _, _, _, _, held = train_net.load([str(path)], "checkers", 0.5, 0.0075, few, share)
+        pieces = (stm != train_net.inputs_of("checkers")).sum(axis=1)  # every piece, as seen
+        return (int(((pieces == 6) & ~held).sum()), int(((pieces == 6) & held).sum()),
+                int((pieces == 24).sum()))
+
+    assert counts(0, 0.0) == (400, 10, 100)  # off: every position
+    assert counts(6, 1.0) == (400, 10, 100)
+    assert counts(5, 0.0) == (400, 10, 100)  # 6 pieces is more than 5
+    assert counts(6, 0.0) == (0, 10, 100)
+    kept, held, full = counts(6, 0.25)
+    assert (held, full) == (10, 100) and 60 <= kept <= 140  # 100 expected, binomial sd 8.7
+    r = run("--positions", str(path), "--rules", "checkers", "--few-share", "1.5")
+    assert r.returncode == 2 and "--few-share" in r.stderr

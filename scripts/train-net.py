@@ -41,7 +41,8 @@ Gardner's (docs/net.md, "CS3243").
 
 --few-pieces N --few-share F keeps a fitted position of N pieces or fewer
 with probability F: in play the endgame tables answer such positions below
-the root (docs/net.md, "Checkers' third round").
+the root. It lost to keeping them all (docs/net.md, "Checkers' third
+round") and stays for that record.
 """
 import argparse
 import json

@@ -30,6 +30,7 @@ const app = {
   asks: 0,           // bumps on every such step: an answer overtaken by a later step gives up
   focus: null,       // the square the keyboard is on ("r,c")
   clockAt: 0,        // performance.now() when the view (and its clock) came
+  notice: null,      // {id, ply, text}: said on the status line until the game moves on
   games: [],
 };
 
@@ -173,6 +174,7 @@ function gone(id) {
   if (app.view?.id !== id) return;
   app.view = null;
   delete document.body.dataset.gameId;
+  delete document.body.dataset.version;
   setStatus('This game is no longer on the server. Choose a game and the players, then New game.', 'idle');
   render();
   renderMyGames();
@@ -315,6 +317,7 @@ function show(view) {
   app.clockAt = performance.now();
   document.body.dataset.gameId = view.id;
   document.body.dataset.ply = String(view.history.length);
+  document.body.dataset.version = String(view.version ?? '');
   if (moved) {
     app.selection = [];
     closeChooser();
@@ -327,27 +330,36 @@ function show(view) {
 function status() {
   const v = app.view;
   if (!v) return;
-  const idx = sideIndex(v);
-  const who = v.players?.[idx] ?? `Player ${idx + 1}`;
-  if (v.terminal) {
-    setStatus(`Game over: ${resultText(v)}`, 'over');
-  } else if (v.error) {
+  if (v.error && !v.terminal) {
     document.body.dataset.phase = 'paused';
     showError(new Error(v.error));
-  } else if (v.thinking && v.waiting) {
-    setStatus(`${who} (${playerOf(v, idx)}) waits for memory: ${v.waiting}`, 'thinking');
-  } else if (v.thinking) {
-    setStatus(`${who} (${v.agent || 'program'}) is thinking…`, 'thinking');
-  } else if (mine(v, idx)) {
-    const offer = v.offers?.draw === 2 - idx ? ' — your opponent offers a draw' : '';
-    setStatus(`${who} to move: click a piece or square${offer}`, 'human');
-  } else if (v.paused) {
-    setStatus(`${who} (${playerOf(v, idx)}) to move: paused, press Go / watch`, 'paused');
-  } else if (playerOf(v, idx) === 'human') {
-    setStatus(`Waiting for ${who} to move${app.seats.some(Boolean) ? '' : ' (you are watching)'}`, 'waiting');
-  } else {
-    setStatus(`${who} (${playerOf(v, idx)}) to move…`, 'waiting');
+    return;
   }
+  const [text, phase] = turnText(v);
+  // A notice (a seat given away) stays until the game moves on, so that the
+  // game's next event, which redraws this line, does not wipe it at once.
+  const n = app.notice;
+  const keep = n && n.id === v.id && n.ply === v.history.length && !v.terminal;
+  if (!keep) app.notice = null;
+  setStatus(keep ? `${n.text}. ${text}` : text, phase);
+}
+
+// The status line's text and the page's phase for the game's turn.
+function turnText(v) {
+  const idx = sideIndex(v);
+  const who = v.players?.[idx] ?? `Player ${idx + 1}`;
+  if (v.terminal) return [`Game over: ${resultText(v)}`, 'over'];
+  if (v.thinking && v.waiting) return [`${who} (${playerOf(v, idx)}) waits for memory: ${v.waiting}`, 'thinking'];
+  if (v.thinking) return [`${who} (${v.agent || 'program'}) is thinking…`, 'thinking'];
+  if (mine(v, idx)) {
+    const offer = v.offers?.draw === 2 - idx ? ' — your opponent offers a draw' : '';
+    return [`${who} to move: click a piece or square${offer}`, 'human'];
+  }
+  if (v.paused) return [`${who} (${playerOf(v, idx)}) to move: paused, press Go / watch`, 'paused'];
+  if (playerOf(v, idx) === 'human') {
+    return [`Waiting for ${who} to move${app.seats.some(Boolean) ? '' : ' (you are watching)'}`, 'waiting'];
+  }
+  return [`${who} (${playerOf(v, idx)}) to move…`, 'waiting'];
 }
 
 // A request for the game that answers with its view: shown at once (the
@@ -692,10 +704,11 @@ function giveAway(id, side) {
   seats[side] = null;
   setSeats(id, seats);
   faceThePerson(app.view);
+  app.notice = { id, ply: app.view.history.length,
+                 text: `${app.view.players[side]}'s seat is in the link you copied: this page plays ` +
+                       `${app.view.players[1 - side]}` };
   render();
   status();
-  setStatus(`${app.view.players[side]}'s seat is in the link you copied: this page plays ` +
-            `${app.view.players[1 - side]}`, document.body.dataset.phase);
 }
 
 async function start() {

@@ -379,11 +379,22 @@ async function bothSeats(browser, base) {
   const f = await facing(a);
   check(f.first === '4,4' && f.name === 'Black', `A (now Black) sees first square ${f.first}, bottom bar '${f.name}'`);
   check(/plays Black/.test(await statusText(a)), `A's status after the copy: '${await statusText(a)}'`);
+  // The game's next change (here a draw offered for Black from outside the
+  // page) comes as an event that redraws the status line: the notice stays
+  // until a move is made.
+  const version = Number(await a.evaluate(() => document.body.dataset.version));
+  const offered = await a.evaluate(async ([g, s]) => (await fetch(`/api/games/${g}/draw`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat: s }) })).status,
+  [id, seats[1]]);
+  check(offered === 202, `a draw offered for Black answered ${offered}`);
+  await a.waitForFunction((v) => Number(document.body.dataset.version) > v, version, { timeout: STEP_MS });
+  check(/plays Black\. Black to move/.test(await statusText(a)),
+        `A's status after the next event: '${await statusText(a)}'`);
   await a.click('#resign');
   await a.waitForFunction(() => document.body.dataset.phase === 'over', null, { timeout: STEP_MS });
   const result = (await a.textContent('#result')).trim();
   check(result === 'White wins: Black resigned (1-0)', `A (Black) resigned: '${result}'`);
-  return `${id}: Undo took back 1 of 2 moves at once; a copied link gave White away; Black resigned: '${result}'`;
+  return `${id}: Undo took back 1 of 2 moves at once; a copied link gave White away (said until a move); Black resigned: '${result}'`;
 }
 
 // A pasted PGN becomes a game to step through; analysis of an earlier

@@ -344,8 +344,17 @@ function status() {
   setStatus(keep ? `${n.text}. ${text}` : text, phase);
 }
 
-// The status line's text and the page's phase for the game's turn.
+// The status line's text and the page's phase for the game's turn, and the
+// draw this page offered while it waits for an answer (the game's state, so
+// that every event's redraw keeps saying it).
 function turnText(v) {
+  const [text, phase] = turnLine(v);
+  const by = v.offers?.draw;  // the side offering a draw (1 or 2), or none
+  if (v.terminal || !by || !mine(v, by - 1)) return [text, phase];
+  return [`${text} — you offered a draw: waiting for ${v.players?.[2 - by] ?? 'the other side'}`, phase];
+}
+
+function turnLine(v) {
   const idx = sideIndex(v);
   const who = v.players?.[idx] ?? `Player ${idx + 1}`;
   if (v.terminal) return [`Game over: ${resultText(v)}`, 'over'];
@@ -434,8 +443,7 @@ async function offerDraw() {
   const v = app.view;
   if (!v || v.terminal) return;
   const idx = actingSide(v);
-  const view = await act('draw', { seat: app.seats[idx] || anySeat() });
-  if (view && !view.terminal) setStatus('Draw offered: waiting for the other side', 'waiting');
+  await act('draw', { seat: app.seats[idx] || anySeat() });
 }
 
 async function go() {

@@ -328,6 +328,19 @@ async function resignAndDraw(browser, base) {
   await b.waitForFunction(() => document.querySelector('#draw').textContent.trim() === 'Accept draw', null,
                           { timeout: STEP_MS });
   check((await a.textContent('#draw')).trim() === 'Offer draw', 'the page that offered shows Accept draw');
+  // The offer is said on the offering page's status line until it is
+  // answered, through the game's next event (the offer made again by
+  // fetch), which redraws that line.
+  const waiting = /White to move: click a piece or square — you offered a draw: waiting for Black$/;
+  await a.waitForFunction((re) => new RegExp(re).test(document.querySelector('#status').textContent.trim()),
+                          waiting.source, { timeout: STEP_MS });
+  const version = Number(await a.evaluate(() => document.body.dataset.version));
+  const again = await a.evaluate(async ([g, s]) => (await fetch(`/api/games/${g}/draw`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat: s }) })).status,
+  [id, (await seatsIn(a, id))[0]]);
+  check(again === 202, `the draw offered again answered ${again}`);
+  await a.waitForFunction((v) => Number(document.body.dataset.version) > v, version, { timeout: STEP_MS });
+  check(waiting.test(await statusText(a)), `A's status after the next event: '${await statusText(a)}'`);
   await b.click('#draw');
   const drawn = 'Draw: draw agreed (1/2-1/2)';
   for (const p of [a, b]) {

@@ -344,14 +344,19 @@ function status() {
   setStatus(keep ? `${n.text}. ${text}` : text, phase);
 }
 
-// The status line's text and the page's phase for the game's turn, and the
-// draw this page offered while it waits for an answer (the game's state, so
-// that every event's redraw keeps saying it).
+// The status line's text and the page's phase for the game's turn, and a
+// standing draw offer: this page's, while it waits for an answer, or the
+// opponent's to the side this page moves (the game's state, so that every
+// event's redraw keeps saying it).
 function turnText(v) {
   const [text, phase] = turnLine(v);
   const by = v.offers?.draw;  // the side offering a draw (1 or 2), or none
-  if (v.terminal || !by || !mine(v, by - 1)) return [text, phase];
-  return [`${text} — you offered a draw: waiting for ${v.players?.[2 - by] ?? 'the other side'}`, phase];
+  if (v.terminal || !by) return [text, phase];
+  if (mine(v, by - 1)) {
+    return [`${text} — you offered a draw: waiting for ${v.players?.[2 - by] ?? 'the other side'}`, phase];
+  }
+  const idx = sideIndex(v);
+  return [by === 2 - idx && mine(v, idx) ? `${text} — your opponent offers a draw` : text, phase];
 }
 
 function turnLine(v) {
@@ -360,10 +365,7 @@ function turnLine(v) {
   if (v.terminal) return [`Game over: ${resultText(v)}`, 'over'];
   if (v.thinking && v.waiting) return [`${who} (${playerOf(v, idx)}) waits for memory: ${v.waiting}`, 'thinking'];
   if (v.thinking) return [`${who} (${v.agent || 'program'}) is thinking…`, 'thinking'];
-  if (mine(v, idx)) {
-    const offer = v.offers?.draw === 2 - idx ? ' — your opponent offers a draw' : '';
-    return [`${who} to move: click a piece or square${offer}`, 'human'];
-  }
+  if (mine(v, idx)) return [`${who} to move: click a piece or square`, 'human'];
   if (v.paused) return [`${who} (${playerOf(v, idx)}) to move: paused, press Go / watch`, 'paused'];
   if (playerOf(v, idx) === 'human') {
     return [`Waiting for ${who} to move${app.seats.some(Boolean) ? '' : ' (you are watching)'}`, 'waiting'];

@@ -119,6 +119,18 @@ function facing(page) {
 const viewOf = async (base, id) => (await fetch(`${base}/api/games/${id}`)).json();
 const seatsIn = (page, id) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) || 'null'), `duel.seats.${id}`);
 
+// A draw offered for `seat` by fetch, not by the page (202: the offer
+// stands), and the page's view of the game's next event, which redraws its
+// status line.
+async function offerDrawByFetch(page, id, seat, what) {
+  const version = Number(await page.evaluate(() => document.body.dataset.version));
+  const answered = await page.evaluate(async ([g, s]) => (await fetch(`/api/games/${g}/draw`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat: s }) })).status,
+  [id, seat]);
+  check(answered === 202, `${what} answered ${answered}`);
+  await page.waitForFunction((v) => Number(document.body.dataset.version) > v, version, { timeout: STEP_MS });
+}
+
 // A game between people, both seats held by a page of a new browser.
 async function peoplesGame(browser, base) {
   const a = await openPage(browser, base, '/', 'A');
@@ -334,12 +346,7 @@ async function resignAndDraw(browser, base) {
   const waiting = /White to move: click a piece or square — you offered a draw: waiting for Black$/;
   await a.waitForFunction((re) => new RegExp(re).test(document.querySelector('#status').textContent.trim()),
                           waiting.source, { timeout: STEP_MS });
-  const version = Number(await a.evaluate(() => document.body.dataset.version));
-  const again = await a.evaluate(async ([g, s]) => (await fetch(`/api/games/${g}/draw`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat: s }) })).status,
-  [id, (await seatsIn(a, id))[0]]);
-  check(again === 202, `the draw offered again answered ${again}`);
-  await a.waitForFunction((v) => Number(document.body.dataset.version) > v, version, { timeout: STEP_MS });
+  await offerDrawByFetch(a, id, (await seatsIn(a, id))[0], 'the draw offered again');
   check(waiting.test(await statusText(a)), `A's status after the next event: '${await statusText(a)}'`);
   await b.click('#draw');
   const drawn = 'Draw: draw agreed (1/2-1/2)';
@@ -395,12 +402,7 @@ async function bothSeats(browser, base) {
   // The game's next change (here a draw offered for Black from outside the
   // page) comes as an event that redraws the status line: the notice stays
   // until a move is made.
-  const version = Number(await a.evaluate(() => document.body.dataset.version));
-  const offered = await a.evaluate(async ([g, s]) => (await fetch(`/api/games/${g}/draw`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat: s }) })).status,
-  [id, seats[1]]);
-  check(offered === 202, `a draw offered for Black answered ${offered}`);
-  await a.waitForFunction((v) => Number(document.body.dataset.version) > v, version, { timeout: STEP_MS });
+  await offerDrawByFetch(a, id, seats[1], 'a draw offered for Black');
   check(/plays Black\. Black to move/.test(await statusText(a)),
         `A's status after the next event: '${await statusText(a)}'`);
   await a.click('#resign');
